@@ -1,0 +1,38 @@
+# unionlite: top-level targets. The work is done by the scripts in
+# qemu-boot/; each builds only what changed. See README.md.
+#
+#   make demo            build what is needed, boot, show the scenarios
+#   make test            every test on the kernels it asks for
+#   make test TESTS="a b" VARIANTS=base    a subset
+#   make shell           interactive guest, module loaded
+#   make check           checkpatch --strict, sparse (C=2) and W=1
+#   make clean           remove build/
+
+SHELL := /bin/bash
+TESTS ?=
+VARIANT ?= base
+export VARIANTS
+
+.PHONY: all demo test shell check clean kernels
+
+all: test
+
+demo:
+	@qemu-boot/demo.sh
+
+test:
+	@qemu-boot/test.sh $(TESTS)
+
+kernels:
+	@qemu-boot/prepare.sh base debug
+
+shell:
+	@qemu-boot/shell.sh $(VARIANT)
+
+check:
+	@qemu-boot/check.sh
+
+clean:
+	rm -rf build
+	rm -f unionfs-lite/*.o unionfs-lite/*.ko unionfs-lite/*.mod* \
+		unionfs-lite/.*.cmd unionfs-lite/Module.symvers unionfs-lite/modules.order

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Install the Debian packages the pipeline needs, only those missing.
+# Quiet when everything is present; names the missing packages when it
+# cannot install them (not root).
+. "$(dirname "$0")/lib.sh"
+
+pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
+      busybox-static attr bc bison flex libelf-dev libssl-dev cpio sparse
+      xz-utils git perl python3"
+
+missing=
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	ul_die "missing packages:$missing (run as root: apt-get install$missing)"
+fi
+ul_say "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+	ul_die "apt-get install failed for:$missing"

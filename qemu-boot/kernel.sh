@@ -1,0 +1,57 @@
+#!/bin/bash
+# kernel.sh VARIANT: configure and build one kernel variant (base, debug)
+# out of build/linux into build/kbuild-VARIANT.
+#
+# The config is tinyconfig + common.config + VARIANT.config, merged with
+# the tree's merge_config.sh. merge_config silently drops options whose
+# dependencies are not met, so every option the fragments set is checked
+# in the final .config afterwards. Nothing is rebuilt when the tree, the
+# fragments and this script are unchanged.
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: kernel.sh VARIANT}
+ul_check_variant "$variant"
+kdir=$(ul_kdir "$variant")
+here=$UL_TOP/qemu-boot
+frags=("$here/common.config" "$here/$variant.config")
+kmake() { make -s -C "$UL_TREE" O="$kdir" ARCH=x86_64 "$@"; }
+
+want=$( (git -C "$UL_TREE" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)
+stamp=$kdir/.unionlite-stamp
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -f "$kdir/arch/x86/boot/bzImage" ]; then
+	exit 0
+fi
+
+mkdir -p "$kdir"
+ul_say "kernel($variant): configuring"
+kmake tinyconfig >/dev/null
+(cd "$UL_TREE" && scripts/kconfig/merge_config.sh -m -O "$kdir" \
+	"$kdir/.config" "${frags[@]}") >"$kdir/merge_config.log" 2>&1 ||
+	ul_die "merge_config.sh failed, see $kdir/merge_config.log"
+kmake olddefconfig >>"$kdir/merge_config.log" 2>&1
+
+# Every option a fragment sets (=value or "is not set") must hold.
+dropped=
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		opt=${line%%=*}
+		grep -qxF "$line" "$kdir/.config" || dropped="$dropped $opt"
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		grep -q "^$opt=" "$kdir/.config" && dropped="$dropped $opt"
+		;;
+	esac
+done < <(cat "${frags[@]}")
+[ -z "$dropped" ] || ul_die "kernel($variant): options dropped by kconfig (unmet dependencies?):$dropped"
+
+ul_say "kernel($variant): building bzImage and modules (-j$UL_JOBS)"
+start=$(date +%s)
+kmake -j"$UL_JOBS" bzImage modules >"$kdir/build.log" 2>&1 || {
+	tail -30 "$kdir/build.log" >&2
+	ul_die "kernel($variant): build failed, see $kdir/build.log"
+}
+ul_say "kernel($variant): built in $(($(date +%s) - start)) s"
+echo "$want" > "$stamp"

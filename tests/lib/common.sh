@@ -1,0 +1,52 @@
+# Sourced by guest scripts (busybox sh). /dev/vda is a fresh ext4 image,
+# /dev/vdb a fresh ext2 image; both are judged by e2fsck after the run.
+
+UL_EXT4=/mnt/ext4
+UL_EXT2=/mnt/ext2
+
+# ul_mount_disks: mount both fresh images (ext2 with its own driver).
+ul_mount_disks() {
+	mkdir -p $UL_EXT4 $UL_EXT2
+	mount -t ext4 /dev/vda $UL_EXT4 || return 1
+	mount -t ext2 /dev/vdb $UL_EXT2 || return 1
+}
+
+ul_umount_disks() {
+	umount $UL_EXT4 && umount $UL_EXT2
+}
+
+# ul_show PATH...: one line per path, type and content, in a form that
+# does not depend on the filesystem (no inode numbers, sizes or times).
+ul_show() {
+	local p
+	for p in "$@"; do
+		if [ -L "$p" ]; then
+			echo "$p: symlink -> $(readlink "$p")"
+		elif [ -d "$p" ]; then
+			echo "$p: dir [$(ls -A "$p" | tr '\n' ' ')] nlink=$(stat -c %h "$p") ..=$(ul_dotdot "$p")"
+		elif [ -c "$p" ]; then
+			echo "$p: chardev $(stat -c '%t:%T' "$p")"
+		elif [ -f "$p" ]; then
+			echo "$p: file '$(cat "$p")' nlink=$(stat -c %h "$p")"
+		elif [ -e "$p" ]; then
+			echo "$p: other $(stat -c %F "$p")"
+		else
+			echo "$p: absent"
+		fi
+	done
+}
+
+# ul_dotdot DIR: "parent" when DIR/.. is the directory that holds DIR.
+ul_dotdot() {
+	if [ "$(stat -c %i "$1/..")" = "$(stat -c %i "$(dirname "$1")")" ]; then
+		echo parent
+	else
+		echo "WRONG"
+	fi
+}
+
+# ul_run CMD...: print the command and its outcome (for errno goldens).
+ul_run() {
+	echo "\$ $*"
+	"$@"
+}
