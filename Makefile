@@ -24,7 +24,7 @@ test:
 	@qemu-boot/test.sh $(TESTS)
 
 kernels:
-	@qemu-boot/prepare.sh base debug
+	@qemu-boot/prepare.sh base debug pristine
 
 shell:
 	@qemu-boot/shell.sh $(VARIANT)

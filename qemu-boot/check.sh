@@ -2,10 +2,12 @@
 # check.sh: the kernel conventions. checkpatch --strict on the module, the
 # test-only modules and every patch of the series; the modules built with
 # W=1 and sparse (C=2), where any warning fails; fs/ext2 of the patched
-# tree built with W=1 and sparse.
+# tree built with W=1 and sparse, against the same without the series.
 . "$(dirname "$0")/lib.sh"
 
 "$UL_TOP/qemu-boot/prepare.sh" base
+# checkpatch runs spdxcheck.py with python3: Debian's, which has ply and git.
+export PATH=/usr/bin:$PATH
 cp="$UL_TREE/scripts/checkpatch.pl --strict --quiet --no-summary --show-types"
 status=0
 srcs=$(ls "$UL_TOP"/unionfs-lite/*.[ch] "$UL_TOP"/tests/kmod/*.c 2>/dev/null)
@@ -19,10 +21,21 @@ for p in "$UL_TOP"/kernel-series/*.patch; do
 done
 echo "W=1 C=2: modules"
 "$UL_TOP/qemu-boot/modules.sh" base C=2 || status=1
-echo "W=1 C=2: fs/ext2 of the patched tree"
-log=$UL_BUILD/check-ext2.log
-make -s -C "$UL_TREE" O="$(ul_kdir base)" ARCH=x86_64 W=1 C=2 fs/ext2/ >"$log" 2>&1 || status=1
-if grep -E 'warning:|error:' "$log"; then
+# fs/ext2 with W=1 and sparse, with and without the series: 6.1 has a
+# few kernel-doc warnings of its own there; the series may add none.
+echo "W=1 C=2: fs/ext2, the series against the pristine tree"
+"$UL_TOP/qemu-boot/prepare.sh" pristine
+for v in pristine base; do
+	make -s -C "$(ul_tree $v)" O="$(ul_kdir $v)" ARCH=x86_64 W=1 C=2 \
+		fs/ext2/ >"$UL_BUILD/check-ext2-$v.log" 2>&1 || status=1
+	grep -E 'warning:|error:' "$UL_BUILD/check-ext2-$v.log" |
+		sed -E 's|^.*/fs/ext2/|fs/ext2/|; s|:[0-9]+(:[0-9]+)?:|:|' |
+		sort -u > "$UL_BUILD/check-ext2-$v.txt" || true
+done
+new=$(comm -13 "$UL_BUILD/check-ext2-pristine.txt" "$UL_BUILD/check-ext2-base.txt")
+echo "  $(wc -l < "$UL_BUILD/check-ext2-pristine.txt") warnings in pristine 6.1, new with the series: $(echo -n "$new" | grep -c . || true)"
+if [ -n "$new" ]; then
+	echo "$new"
 	status=1
 fi
 [ $status = 0 ] && echo "check: clean" || echo "check: FAILED"

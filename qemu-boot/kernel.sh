@@ -1,6 +1,7 @@
 #!/bin/bash
 # kernel.sh VARIANT: configure and build one kernel variant (base, debug)
-# out of build/linux into build/kbuild-VARIANT.
+# out of its tree (build/linux; pristine: build/linux-pristine) into
+# build/kbuild-VARIANT.
 #
 # The config is tinyconfig + common.config + VARIANT.config, merged with
 # the tree's merge_config.sh. merge_config silently drops options whose
@@ -14,9 +15,10 @@ ul_check_variant "$variant"
 kdir=$(ul_kdir "$variant")
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")
-kmake() { make -s -C "$UL_TREE" O="$kdir" ARCH=x86_64 "$@"; }
+tree=$(ul_tree "$variant")
+kmake() { make -s -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }
 
-want=$( (git -C "$UL_TREE" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)
+want=$( (git -C "$tree" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)
 stamp=$kdir/.unionlite-stamp
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -f "$kdir/arch/x86/boot/bzImage" ]; then
 	exit 0
@@ -24,9 +26,9 @@ fi
 
 mkdir -p "$kdir"
 ul_say "kernel($variant): configuring"
-kmake tinyconfig >/dev/null
-(cd "$UL_TREE" && scripts/kconfig/merge_config.sh -m -O "$kdir" \
-	"$kdir/.config" "${frags[@]}") >"$kdir/merge_config.log" 2>&1 ||
+kmake tinyconfig >"$kdir/merge_config.log" 2>&1
+(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$kdir" \
+	"$kdir/.config" "${frags[@]}") >>"$kdir/merge_config.log" 2>&1 ||
 	ul_die "merge_config.sh failed, see $kdir/merge_config.log"
 kmake olddefconfig >>"$kdir/merge_config.log" 2>&1
 

@@ -8,13 +8,27 @@ UL_BUILD=${UL_BUILD:-$UL_TOP/build}
 UL_TREE=$UL_BUILD/linux
 UL_SRC_TARBALL=${UL_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 UL_JOBS=${UL_JOBS:-$(nproc)}
-UL_VARIANTS="base debug"
+# base: fast kernel with the series; debug: the same with KASAN, lockdep
+# and friends; pristine: the 6.1 tree without the series (to show that
+# the tests catch the series' absence). Tests run on base and debug
+# unless their test.conf says otherwise.
+UL_VARIANTS="base debug pristine"
+UL_DEFAULT_VARIANTS="base debug"
 
 ul_say() { printf '%s\n' "$*" >&2; }
 ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # ul_kdir VARIANT: the O= build directory of one kernel variant.
 ul_kdir() { echo "$UL_BUILD/kbuild-$1"; }
+
+# ul_tree VARIANT: the source tree a variant is built from.
+ul_tree() {
+	if [ "$1" = pristine ]; then
+		echo "$UL_BUILD/linux-pristine"
+	else
+		echo "$UL_TREE"
+	fi
+}
 
 ul_check_variant() {
 	case " $UL_VARIANTS " in

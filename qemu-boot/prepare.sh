@@ -6,6 +6,11 @@
 
 here=$UL_TOP/qemu-boot
 "$here/deps.sh"
+
+# One build at a time: two make runs in one kernel build dir corrupt it.
+mkdir -p "$UL_BUILD"
+exec 9>"$UL_BUILD/.prepare.lock"
+flock 9
 "$here/tree.sh"
 
 # The static C helpers of tests/helpers, for the guest.
@@ -18,6 +23,14 @@ for c in "$UL_TOP"/tests/helpers/*.c; do
 			ul_die "helper $c failed to build"
 	fi
 done
+
+# The ext2 selftest that kernel-series/ adds, when the series is applied.
+st=$UL_TREE/tools/testing/selftests/filesystems/ext2/rename_test.c
+bin=$UL_BUILD/helpers/ext2-rename-selftest
+if [ -f "$st" ] && { [ ! -x "$bin" ] || [ "$st" -nt "$bin" ]; }; then
+	gcc -static -O2 -Wall -I"$UL_TREE/tools/testing/selftests" -o "$bin" "$st" ||
+		ul_die "the ext2 selftest failed to build"
+fi
 
 for v in "${@:-base}"; do
 	"$here/kernel.sh" "$v"

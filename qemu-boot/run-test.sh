@@ -17,7 +17,8 @@
 #   HOST_POST=script  run on the host after QEMU exits, before e2fsck
 # UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM
 # (it hangs on some hosts: TCG is the default); UL_TIMEOUT overrides.
-# tests/TEST/expected.out, when present, must equal TEST.out.
+# tests/TEST/expected.out, when present, must equal TEST.out;
+# tests/TEST/expected.VARIANT.out takes its place on that variant.
 . "$(dirname "$0")/lib.sh"
 
 test=${1:?usage: run-test.sh TEST VARIANT}
@@ -101,8 +102,10 @@ for i in "${imgs[@]}"; do
 	fi
 done
 tr -d '\r' < "$out" > "$out.tmp" && mv "$out.tmp" "$out"
-if [ -f "$tdir/expected.out" ] && ! diff -u "$tdir/expected.out" "$out" >"$logs/$test.diff"; then
-	reasons+=("golden: output differs from tests/$test/expected.out (see $logs/$test.diff)")
+golden=$tdir/expected.out
+[ -f "$tdir/expected.$variant.out" ] && golden=$tdir/expected.$variant.out
+if [ -f "$golden" ] && ! diff -u "$golden" "$out" >"$logs/$test.diff"; then
+	reasons+=("golden: output differs from tests/$test/${golden##*/} (see $logs/$test.diff)")
 fi
 
 {

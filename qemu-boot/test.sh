@@ -26,7 +26,7 @@ only=${VARIANTS:-$UL_VARIANTS}
 need=
 for t in "$@"; do
 	[ -f "$UL_TOP/tests/$t/guest.sh" ] || ul_die "no such test: $t"
-	for v in $(conf "$t" VARIANTS "$UL_VARIANTS"); do
+	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
 		case " $only " in *" $v "*) ;; *) continue ;; esac
 		case " $need " in *" $v "*) ;; *) need="$need $v" ;; esac
 	done
@@ -37,7 +37,7 @@ done
 passed=0 failed=0 failures=
 for t in "$@"; do
 	expect=$(conf "$t" EXPECT_FAIL "")
-	for v in $(conf "$t" VARIANTS "$UL_VARIANTS"); do
+	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
 		case " $only " in *" $v "*) ;; *) continue ;; esac
 		"$here/run-test.sh" "$t" "$v" || true
 		vfile=$UL_BUILD/logs/$v/$t.verdict

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Extract the Debian 6.1 source under build/linux and apply kernel-series/
-# in the order of kernel-series/series.
+# in the order of kernel-series/series; keep build/linux-pristine, the
+# tree without the series.
 #
 # The tree is a git repository whose tag "pristine" is the unpacked
 # tarball. When the series changes, the tree is reset to "pristine" (git
@@ -25,6 +26,15 @@ if ! git_tree rev-parse -q --verify pristine >/dev/null 2>&1; then
 	git -C "$UL_TREE.tmp" commit -q -m "linux-source-6.1 as unpacked"
 	git -C "$UL_TREE.tmp" tag pristine
 	mv "$UL_TREE.tmp" "$UL_TREE"
+fi
+
+# The tree without the series, for the pristine variant: a worktree
+# of the same repository at the tag.
+if [ ! -f "$UL_BUILD/linux-pristine/Makefile" ]; then
+	ul_say "tree: checking out the pristine tree"
+	rm -rf "$UL_BUILD/linux-pristine"
+	git_tree worktree prune
+	git_tree worktree add -q --detach "$UL_BUILD/linux-pristine" pristine
 fi
 
 # The patches to apply, in order, and a fingerprint of their content.

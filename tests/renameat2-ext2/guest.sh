@@ -1,4 +1,4 @@
-# renameat2 on ext2 (/dev/vdb): EXCHANGE, NOREPLACE, WHITEOUT and the
+# renameat2 on ext2 (/dev/vdb), the same checks as renameat2-ext4: EXCHANGE, NOREPLACE, WHITEOUT and the
 # invalid flag combinations, with the resulting names, types, contents,
 # ".." of moved directories and link counts.
 . /tests/lib/common.sh
