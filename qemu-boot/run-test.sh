@@ -4,21 +4,27 @@
 #
 # Files, in build/logs/VARIANT/:
 #   TEST.log      the serial console (kernel messages, sentinel)
-#   TEST.out      what the guest script printed (second serial port)
+#   TEST.out      what the guest script printed (second serial port), or
+#                 for a multi-boot test what its host driver printed
 #   TEST.qemu     the exact command, runnable by hand to repeat the run
 #   TEST.verdict  PASS, or FAIL and one line per reason
+#   TEST@TAG.*    the same for each boot of a multi-boot test
 # Exit status 0 when the run passes, 1 when it fails.
 #
 # tests/TEST/test.conf (optional, shell) may set:
-#   TIMEOUT=seconds   the whole run, boot to power-off (default 120;
-#                     the debug kernel gets 3x)
+#   TIMEOUT=seconds   one boot, boot to power-off (default 120; the debug
+#                     kernel gets 3x)
 #   MEM=size          guest memory (default 512M; debug 1G)
 #   HOST_PRE=script   run on the host before boot, with the image paths
 #   HOST_POST=script  run on the host after QEMU exits, before e2fsck
-# UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM
-# (it hangs on some hosts: TCG is the default); UL_TIMEOUT overrides.
+#   LOGDISK=yes       a third disk, vdc: 1 MiB of raw zeros, not checked
+#   HOST_DRIVER=file  a bash file sourced instead of the single boot; it
+#                     calls "ul_boot TAG SCRIPT [CUT]" once per boot, and
+#                     its output and exit status are the test's
 # tests/TEST/expected.out, when present, must equal TEST.out;
 # tests/TEST/expected.VARIANT.out takes its place on that variant.
+# UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM
+# (it hangs on some hosts: TCG is the default); UL_TIMEOUT overrides.
 . "$(dirname "$0")/lib.sh"
 
 test=${1:?usage: run-test.sh TEST VARIANT}
@@ -27,7 +33,7 @@ ul_check_variant "$variant"
 tdir=$UL_TOP/tests/$test
 [ -f "$tdir/guest.sh" ] || ul_die "no such test: tests/$test/guest.sh"
 
-TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST=
+TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= LOGDISK= HOST_DRIVER=
 # shellcheck disable=SC1091
 [ -f "$tdir/test.conf" ] && . "$tdir/test.conf"
 if [ "$variant" = debug ]; then
@@ -39,69 +45,122 @@ TIMEOUT=${UL_TIMEOUT:-$TIMEOUT}
 logs=$UL_BUILD/logs/$variant
 run=$UL_BUILD/run/$variant/$test
 mkdir -p "$logs" "$run"
-log=$logs/$test.log out=$logs/$test.out
-rm -f "$log" "$out" "$logs/$test.verdict" "$run"/*.img
+out=$logs/$test.out
+rm -f "$logs/$test".* "$logs/$test"@* "$run"/*
 
 # Fresh images: vda ext4, vdb ext2 (made as a plain user file, no root).
 imgs=("$run/vda-ext4.img" "$run/vdb-ext2.img")
 mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" 64M >/dev/null
 mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" 64M >/dev/null
+drives=("${imgs[@]}")
+if [ "$LOGDISK" = yes ]; then
+	head -c 1M /dev/zero > "$run/vdc-log.img"
+	drives+=("$run/vdc-log.img")
+fi
 [ -n "$HOST_PRE" ] && (cd "$tdir" && "./$HOST_PRE" "${imgs[@]}")
 
 accel=tcg
 [ "${UL_KVM:-0}" = 1 ] && accel=kvm
-qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 -m "$MEM"
-	-display none -monitor none -no-reboot
-	-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
-	-initrd "$UL_BUILD/initramfs-$variant.cpio"
-	-append "console=ttyS0 panic=-1 ul.test=$test ul.variant=$variant"
-	-serial "file:$log" -serial "file:$out")
-for i in "${imgs[@]}"; do
-	qemu+=(-drive "file=$i,format=raw,if=virtio")
-done
-{
-	echo "#!/bin/sh"
-	echo "# rerun $test on the $variant kernel (images are left as the run left them)"
-	printf '%q ' "${qemu[@]}"
-	echo
-} > "$logs/$test.qemu"
-chmod +x "$logs/$test.qemu"
 
+# ul_boot TAG SCRIPT [CUT]: boot once and run tests/TEST/SCRIPT. TAG names
+# the boot's files (TEST@TAG.*; empty: TEST.*). With CUT (seconds), the
+# power is cut that long after the guest prints a line "UL-CUT-WINDOW":
+# QEMU gets SIGKILL, whatever the guest has not written is lost. Sets
+# UL_BOOT_RC to the sentinel's rc, "none" when there was none, "cut".
+# Returns 0 when UL_BOOT_RC is 0 or cut.
+ul_boot() {
+	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited tailpid=
+	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
+	local qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 -m "$MEM"
+		-display none -monitor none -no-reboot
+		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
+		-initrd "$UL_BUILD/initramfs-$variant.cpio"
+		-append "console=ttyS0 panic=-1 ul.test=$test ul.script=$script ul.variant=$variant"
+		-serial "file:$blog" -serial "file:$bout")
+	local d
+	for d in "${drives[@]}"; do
+		qemu+=(-drive "file=$d,format=raw,if=virtio")
+	done
+	{
+		echo "#!/bin/sh"
+		echo "# rerun $test$tag on the $variant kernel (images as the run left them)"
+		printf '%q ' "${qemu[@]}"
+		echo
+	} > "$logs/$test$tag.qemu"
+	chmod +x "$logs/$test$tag.qemu"
+	: > "$bout"
+	if [ "${UL_LIVE:-0}" = 1 ]; then
+		tail -n +1 -f "$bout" | tr -d '\r' &
+		tailpid=$!
+	fi
+	if [ -n "$cut" ]; then
+		"${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
+		pid=$!
+		waited=0
+		until grep -q UL-CUT-WINDOW "$bout" 2>/dev/null; do
+			sleep 0.1
+			waited=$((waited + 1))
+			kill -0 "$pid" 2>/dev/null || break
+			[ $waited -lt $((TIMEOUT * 10)) ] || break
+		done
+		sleep "$cut"
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	else
+		timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 || true
+	fi
+	if [ -n "$tailpid" ]; then
+		sleep 0.3
+		kill "$tailpid" 2>/dev/null || true
+		wait "$tailpid" 2>/dev/null || true
+	fi
+	tr -d '\r' < "$bout" > "$bout.tmp" && mv "$bout.tmp" "$bout"
+	sentinel=$(grep -a "^UNIONLITE-RESULT name=$test rc=" "$blog" | tr -d '\r' || true)
+	if [ -n "$cut" ] && [ -z "$sentinel" ]; then
+		UL_BOOT_RC=cut
+	elif [ -z "$sentinel" ]; then
+		UL_BOOT_RC=none
+		UL_BOOT_WHY="$(tail -c 300 "$run/qemu.stderr" | tr '\n' ' ')"
+	elif [ "$(echo "$sentinel" | wc -l)" != 1 ]; then
+		UL_BOOT_RC=many
+	else
+		UL_BOOT_RC=${sentinel##*rc=}
+	fi
+	[ "$UL_BOOT_RC" = 0 ] || [ "$UL_BOOT_RC" = cut ]
+}
+
+# The verdict: each check adds a reason of its own kind.
+reasons=()
 start=$(date +%s.%N)
-tailpid=
-if [ "${UL_LIVE:-0}" = 1 ]; then
-	: > "$out"
-	tail -n +1 -f "$out" | tr -d '\r' &
-	tailpid=$!
-fi
-timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 || true
-if [ -n "$tailpid" ]; then
-	sleep 0.3
-	kill "$tailpid" 2>/dev/null || true
-	wait "$tailpid" 2>/dev/null || true
+if [ -n "$HOST_DRIVER" ]; then
+	drv_rc=0
+	# shellcheck disable=SC1090
+	(cd "$tdir" && . "./$HOST_DRIVER") > "$out.host" 2>&1 || drv_rc=$?
+	mv "$out.host" "$out"
+	[ $drv_rc = 0 ] || reasons+=("rc: host driver $HOST_DRIVER exited $drv_rc")
+else
+	ul_boot "" guest.sh || true
+	case "$UL_BOOT_RC" in
+	none) reasons+=("timeout: no sentinel after ${TIMEOUT}s (hang or crash); $UL_BOOT_WHY") ;;
+	many) reasons+=("rc: more than one sentinel line") ;;
+	0) ;;
+	*) reasons+=("rc: guest script exited $UL_BOOT_RC") ;;
+	esac
 fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 [ -n "$HOST_POST" ] && (cd "$tdir" && "./$HOST_POST" "${imgs[@]}")
 
-# The verdict: each check adds a reason of its own kind.
-reasons=()
-sentinel=$(grep -a "^UNIONLITE-RESULT name=$test rc=" "$log" | tr -d '\r' || true)
-if [ -z "$sentinel" ]; then
-	reasons+=("timeout: no sentinel after ${TIMEOUT}s (hang or crash); $(tail -c 300 "$run/qemu.stderr" | tr '\n' ' ')")
-elif [ "$(echo "$sentinel" | wc -l)" != 1 ]; then
-	reasons+=("rc: more than one sentinel line")
-elif [ "${sentinel##*rc=}" != 0 ]; then
-	reasons+=("rc: guest script exited ${sentinel##*rc=}")
-fi
 bad='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN|unable to open an initial console'
-badline=$(grep -a -m1 -E "$bad" "$log" || true)
-[ -n "$badline" ] && reasons+=("console: $(echo "$badline" | tr -d '\r')")
+for blog in "$logs/$test.log" "$logs/$test"@*.log; do
+	[ -f "$blog" ] || continue
+	badline=$(grep -a -m1 -E "$bad" "$blog" || true)
+	[ -n "$badline" ] && reasons+=("console: ${blog##*/}: $(echo "$badline" | tr -d '\r')")
+done
 for i in "${imgs[@]}"; do
 	if ! e2fsck -fn "$i" >"$i.fsck" 2>&1; then
 		reasons+=("fsck: ${i##*/} is not clean: $(grep -v -e '^Pass' -e '^e2fsck' "$i.fsck" | head -3 | tr '\n' ' ')")
 	fi
 done
-tr -d '\r' < "$out" > "$out.tmp" && mv "$out.tmp" "$out"
 golden=$tdir/expected.out
 [ -f "$tdir/expected.$variant.out" ] && golden=$tdir/expected.$variant.out
 if [ -f "$golden" ] && ! diff -u "$golden" "$out" >"$logs/$test.diff"; then
