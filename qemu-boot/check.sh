@@ -26,6 +26,8 @@ echo "W=1 C=2: modules"
 echo "W=1 C=2: fs/ext2, the series against the pristine tree"
 "$UL_TOP/qemu-boot/prepare.sh" pristine
 for v in pristine base; do
+	# recompile, so that W=1's warnings are printed again
+	rm -f "$(ul_kdir $v)"/fs/ext2/*.o
 	make -s -C "$(ul_tree $v)" O="$(ul_kdir $v)" ARCH=x86_64 W=1 C=2 \
 		fs/ext2/ >"$UL_BUILD/check-ext2-$v.log" 2>&1 || status=1
 	grep -E 'warning:|error:' "$UL_BUILD/check-ext2-$v.log" |

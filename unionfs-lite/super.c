@@ -1,44 +1,639 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unionlite: registration of the filesystem type (placeholder until the
- * mount code lands: every mount attempt fails with -EINVAL).
+ * unionlite: the mount (fs_context API), the mount-time checks and probes,
+ * the work dir cleanup, the super block operations and module init.
  */
 
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/fs_parser.h>
 #include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/statfs.h>
+#include <linux/xattr.h>
+#include "ops.h"
+
+static struct kmem_cache *ul_inode_cachep;
+
+/**
+ * ul_override_creds - run with the mounter's credentials
+ * @sb: the union super block
+ *
+ * Return: the credentials to give back to revert_creds().
+ */
+const struct cred *ul_override_creds(struct super_block *sb)
+{
+	return override_creds(UL_FS(sb)->creator_cred);
+}
+
+/**
+ * ul_want_write - get write access to the upper mount
+ * @sb: the union super block
+ *
+ * Taken before any upper inode lock (it includes the freeze protection).
+ *
+ * Return: 0 or a negative errno from mnt_want_write().
+ */
+int ul_want_write(struct super_block *sb)
+{
+	return mnt_want_write(UL_FS(sb)->upper_mnt);
+}
+
+/**
+ * ul_drop_write - give back what ul_want_write() took
+ * @sb: the union super block
+ */
+void ul_drop_write(struct super_block *sb)
+{
+	mnt_drop_write(UL_FS(sb)->upper_mnt);
+}
+
+/* ---- super block operations ---- */
+
+static struct inode *ul_alloc_inode(struct super_block *sb)
+{
+	struct ul_inode *ui = alloc_inode_sb(sb, ul_inode_cachep, GFP_KERNEL);
+
+	if (!ui)
+		return NULL;
+	ui->__upper = NULL;
+	ui->lower = NULL;
+	ui->flags = 0;
+	ui->version = 0;
+	return &ui->vfs_inode;
+}
+
+static void ul_free_inode(struct inode *inode)
+{
+	kmem_cache_free(ul_inode_cachep, UL_I(inode));
+}
+
+static void ul_evict_inode(struct inode *inode)
+{
+	struct ul_inode *ui = UL_I(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	dput(ui->__upper);
+	dput(ui->lower);
+}
+
+static int ul_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct path upper = {
+		.mnt = ufs->upper_mnt,
+		.dentry = ufs->upper_mnt->mnt_root,
+	};
+	const struct cred *old_cred;
+	int err;
+
+	old_cred = ul_override_creds(dentry->d_sb);
+	err = vfs_statfs(&upper, buf);
+	revert_creds(old_cred);
+	if (!err)
+		buf->f_type = UL_SUPER_MAGIC;
+	return err;
+}
+
+static int ul_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct ul_fs *ufs = UL_FS(root->d_sb);
+
+	seq_show_option(m, "lowerdir", ufs->config.lowerdir);
+	seq_show_option(m, "upperdir", ufs->config.upperdir);
+	seq_show_option(m, "workdir", ufs->config.workdir);
+	return 0;
+}
+
+static const struct super_operations ul_super_ops = {
+	.alloc_inode	= ul_alloc_inode,
+	.free_inode	= ul_free_inode,
+	.evict_inode	= ul_evict_inode,
+	.drop_inode	= generic_delete_inode,
+	.statfs		= ul_statfs,
+	.show_options	= ul_show_options,
+};
+
+/* ---- options ---- */
+
+enum { UL_OPT_LOWERDIR, UL_OPT_UPPERDIR, UL_OPT_WORKDIR };
+
+static const struct fs_parameter_spec ul_fs_parameters[] = {
+	fsparam_string("lowerdir", UL_OPT_LOWERDIR),
+	fsparam_string("upperdir", UL_OPT_UPPERDIR),
+	fsparam_string("workdir", UL_OPT_WORKDIR),
+	{}
+};
+
+static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct ul_fs *ufs = fc->s_fs_info;
+	struct fs_parse_result result;
+	char **slot;
+	int opt;
+
+	opt = fs_parse(fc, ul_fs_parameters, param, &result);
+	if (opt < 0)
+		return opt;	/* -ENOPARAM: the VFS names the unknown option */
+
+	switch (opt) {
+	case UL_OPT_LOWERDIR:
+		slot = &ufs->config.lowerdir;
+		break;
+	case UL_OPT_UPPERDIR:
+		slot = &ufs->config.upperdir;
+		break;
+	case UL_OPT_WORKDIR:
+		slot = &ufs->config.workdir;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*slot)
+		return invalfc(fc, "option '%s' given more than once",
+			       param->key);
+	*slot = param->string;
+	param->string = NULL;
+	return 0;
+}
+
+/* Log a mount error (in the fs_context log or the kernel log) and return it. */
+static __printf(3, 4) int ul_fail(struct fs_context *fc, int err,
+				  const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	errorfc(fc, "%pV", &vaf);
+	va_end(args);
+	return err;
+}
+
+/* ---- mount-time checks ---- */
+
+static int ul_get_dir(struct fs_context *fc, const char *opt,
+		      const char *name, struct path *path)
+{
+	int err;
+
+	err = kern_path(name, LOOKUP_FOLLOW, path);
+	if (err) {
+		errorfc(fc, "%s '%s': cannot resolve (%d)", opt, name, err);
+		return err;
+	}
+	if (!d_is_dir(path->dentry)) {
+		errorfc(fc, "%s '%s' is not a directory", opt, name);
+		path_put(path);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+/* Do the directories @a and @b share a subtree of one filesystem? */
+static bool ul_overlap(const struct path *a, const struct path *b)
+{
+	if (a->dentry->d_sb != b->dentry->d_sb)
+		return false;
+	return is_subdir(a->dentry, b->dentry) ||
+	       is_subdir(b->dentry, a->dentry);
+}
+
+static int ul_check_layers(struct fs_context *fc, const struct path *lower,
+			   const struct path *upper, const struct path *work)
+{
+	if (upper->mnt->mnt_sb != work->mnt->mnt_sb)
+		return ul_fail(fc, -EXDEV, "upperdir and workdir are on different filesystems");
+	if (upper->mnt != work->mnt)
+		return ul_fail(fc, -EXDEV, "upperdir and workdir are on different mounts");
+	if (upper->dentry == work->dentry)
+		return invalfc(fc, "upperdir and workdir are the same directory");
+	if (is_subdir(work->dentry, upper->dentry))
+		return invalfc(fc, "workdir is inside upperdir");
+	if (is_subdir(upper->dentry, work->dentry))
+		return invalfc(fc, "upperdir is inside workdir");
+	if (ul_overlap(lower, upper))
+		return ul_fail(fc, -ELOOP, "lowerdir and upperdir overlap");
+	if (ul_overlap(lower, work))
+		return ul_fail(fc, -ELOOP, "lowerdir and workdir overlap");
+	if (__mnt_is_readonly(upper->mnt))
+		return ul_fail(fc, -EROFS, "upperdir is on a read-only mount or filesystem");
+	return 0;
+}
+
+/* ---- work dir setup and probes ---- */
+
+struct ul_dtype_ctx {
+	struct dir_context ctx;
+	bool seen;	/* a real entry (not . or ..) was read */
+	bool d_type;	/* ... and it had a d_type */
+};
+
+static bool ul_dtype_actor(struct dir_context *ctx, const char *name, int len,
+			   loff_t pos, u64 ino, unsigned int type)
+{
+	struct ul_dtype_ctx *dc = container_of(ctx, struct ul_dtype_ctx, ctx);
+
+	/* . and .. come with DT_DIR even where d_type is not supported */
+	if ((len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return true;
+	dc->seen = true;
+	if (type != DT_UNKNOWN)
+		dc->d_type = true;
+	return true;
+}
+
+/* Does the upper filesystem fill in d_type? (@dir holds "work") */
+static int ul_probe_d_type(struct ul_fs *ufs, struct dentry *dir, bool *ok)
+{
+	struct ul_dtype_ctx dc = { .ctx.actor = ul_dtype_actor };
+	struct path path = { .mnt = ufs->upper_mnt, .dentry = dir };
+	struct file *file;
+	int err;
+
+	file = dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	err = iterate_dir(file, &dc.ctx);
+	fput(file);
+	*ok = dc.seen && dc.d_type;
+	return err;
+}
+
+/*
+ * Probe trusted.* xattrs, RENAME_EXCHANGE and RENAME_WHITEOUT in the work
+ * dir, leaving it empty.
+ */
+static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
+{
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *dir, *file, *target;
+	char oldname[24];
+	int err;
+
+	dir = ul_create_temp(ufs, S_IFDIR | 0700, 0, NULL);
+	if (IS_ERR(dir))
+		return ul_fail(fc, PTR_ERR(dir), "cannot create a directory in the work dir (%ld)",
+			       PTR_ERR(dir));
+
+	err = ul_do_setxattr(ufs, dir, UL_XATTR_OPAQUE, "y", 1, 0);
+	if (err) {
+		if (err == -EOPNOTSUPP)
+			errorfc(fc, "upper filesystem does not support trusted.* xattrs");
+		else
+			errorfc(fc, "cannot set trusted.* xattrs on upper filesystem (%d)",
+				err);
+		goto out_cleanup_dir;
+	}
+
+	file = ul_create_temp(ufs, S_IFREG | 0600, 0, NULL);
+	err = PTR_ERR(file);
+	if (IS_ERR(file)) {
+		errorfc(fc, "cannot create a file in the work dir (%d)", err);
+		goto out_cleanup_dir;
+	}
+
+	inode_lock_nested(d_inode(wdir), I_MUTEX_PARENT);
+	err = ul_do_rename(ufs, wdir, dir, wdir, file, RENAME_EXCHANGE);
+	if (err) {
+		inode_unlock(d_inode(wdir));
+		if (err == -EINVAL || err == -EOPNOTSUPP) {
+			err = -EOPNOTSUPP;
+			errorfc(fc, "upper filesystem does not support RENAME_EXCHANGE");
+		} else {
+			errorfc(fc, "RENAME_EXCHANGE probe failed (%d)", err);
+		}
+		goto out_cleanup_file;
+	}
+
+	/* RENAME_WHITEOUT: remembered, not required (part 2 chooses by it) */
+	target = ul_lookup_temp(ufs);
+	if (IS_ERR(target)) {
+		err = PTR_ERR(target);
+		inode_unlock(d_inode(wdir));
+		goto out_cleanup_file;
+	}
+	strscpy(oldname, file->d_name.name, sizeof(oldname));
+	err = ul_do_rename(ufs, wdir, file, wdir, target, RENAME_WHITEOUT);
+	ufs->rename_whiteout = !err;
+	if (!err) {
+		/* file moved to target's name and left a whiteout behind */
+		struct dentry *wh = lookup_one(ul_upper_userns(ufs), oldname,
+					       wdir, strlen(oldname));
+
+		if (!IS_ERR(wh)) {
+			if (!ul_is_whiteout(wh))
+				ufs->rename_whiteout = false;
+			if (d_really_is_positive(wh))
+				ul_cleanup(ufs, wdir, wh);
+			dput(wh);
+		}
+	}
+	err = 0;
+	dput(target);
+	inode_unlock(d_inode(wdir));
+
+out_cleanup_file:
+	ul_cleanup_temp(ufs, file);
+out_cleanup_dir:
+	ul_cleanup_temp(ufs, dir);
+	return err;
+}
+
+/* Create (or reuse and empty) <workdir>/work, then probe the upper fs. */
+static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
+{
+	struct dentry *base = ufs->workbase;
+	unsigned long count = 0;
+	struct dentry *work;
+	bool created = false, d_type_ok;
+	int err;
+
+	inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
+	work = lookup_one(ul_upper_userns(ufs), UL_WORK_NAME, base,
+			  strlen(UL_WORK_NAME));
+	if (IS_ERR(work)) {
+		inode_unlock(d_inode(base));
+		return ul_fail(fc, PTR_ERR(work), "cannot look up work dir (%ld)", PTR_ERR(work));
+	}
+	if (d_really_is_negative(work)) {
+		err = ul_do_mkdir(ufs, base, work, 0700);
+		if (!err && (d_unhashed(work) || d_really_is_negative(work)))
+			err = -EIO;
+		created = !err;
+	} else if (!d_is_dir(work)) {
+		err = -ENOTDIR;
+	} else {
+		err = 0;
+	}
+	inode_unlock(d_inode(base));
+	if (err) {
+		errorfc(fc, "cannot create work dir %s/" UL_WORK_NAME " (%d)",
+			ufs->config.workdir, err);
+		goto out_dput;
+	}
+	ufs->workdir = work;
+
+	if (!created) {
+		err = ul_clean_workdir(ufs, &count);
+		if (count)
+			pr_info("unionlite: removed %lu stale objects from %s/" UL_WORK_NAME "\n",
+				count, ufs->config.workdir);
+		if (err) {
+			errorfc(fc, "cannot empty the work dir (%d)", err);
+			goto out_forget;
+		}
+	}
+
+	err = ul_probe_d_type(ufs, base, &d_type_ok);
+	if (!err && !d_type_ok) {
+		err = -EOPNOTSUPP;
+		errorfc(fc, "upper filesystem does not support d_type");
+	}
+	if (err)
+		goto out_remove;
+
+	err = ul_probe_upper(fc, ufs);
+	if (err)
+		goto out_remove;
+	return 0;
+
+out_remove:
+	if (created) {
+		inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
+		ul_cleanup(ufs, base, work);
+		inode_unlock(d_inode(base));
+	}
+out_forget:
+	ufs->workdir = NULL;
+out_dput:
+	dput(work);
+	return err;
+}
+
+/* dentry_path_raw() of @dentry with @suffix appended, kmalloc()ed */
+static char *ul_dentry_path(struct dentry *dentry, const char *suffix)
+{
+	char *buf, *path, *ret = NULL;
+
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	path = dentry_path_raw(dentry, buf, PATH_MAX);
+	if (!IS_ERR(path))
+		ret = kasprintf(GFP_KERNEL, "%s%s", strcmp(path, "/") ? path : "",
+				suffix);
+	kfree(buf);
+	return ret;
+}
+
+/* ---- super block setup ---- */
+
+static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
+			   const struct path *lower, const struct path *upper,
+			   const struct path *work)
+{
+	struct ul_fs *ufs = sb->s_fs_info;
+	struct vfsmount *mnt;
+	int depth, err;
+
+	depth = max(lower->mnt->mnt_sb->s_stack_depth,
+		    upper->mnt->mnt_sb->s_stack_depth) + 1;
+	if (depth > FILESYSTEM_MAX_STACK_DEPTH)
+		return invalfc(fc, "maximum fs stacking depth exceeded");
+	sb->s_stack_depth = depth;
+
+	mnt = clone_private_mount(upper);
+	if (IS_ERR(mnt))
+		return ul_fail(fc, PTR_ERR(mnt), "cannot clone the upperdir mount (%ld)",
+			       PTR_ERR(mnt));
+	ufs->upper_mnt = mnt;
+
+	mnt = clone_private_mount(lower);
+	if (IS_ERR(mnt))
+		return ul_fail(fc, PTR_ERR(mnt), "cannot clone the lowerdir mount (%ld)",
+			       PTR_ERR(mnt));
+	/* the lower layer is never written through the union */
+	mnt->mnt_flags |= MNT_READONLY | MNT_NOATIME;
+	ufs->lower_mnt = mnt;
+
+	ufs->workbase = dget(work->dentry);
+	ufs->upper_prefix = ul_dentry_path(upper->dentry, "");
+	ufs->work_prefix = ul_dentry_path(work->dentry, "/" UL_WORK_NAME);
+	if (!ufs->upper_prefix || !ufs->work_prefix)
+		return -ENOMEM;
+
+	err = ul_want_write(sb);
+	if (err)
+		return ul_fail(fc, err, "cannot write to upperdir (%d)", err);
+	err = ul_make_workdir(fc, ufs);
+	ul_drop_write(sb);
+	return err;
+}
+
+static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct ul_fs *ufs = sb->s_fs_info;
+	struct path lower, upper, work;
+	struct inode *root;
+	int err;
+
+	ufs->creator_cred = prepare_creds();
+	if (!ufs->creator_cred)
+		return -ENOMEM;
+
+	err = ul_get_dir(fc, "lowerdir", ufs->config.lowerdir, &lower);
+	if (err)
+		return err;
+	err = ul_get_dir(fc, "upperdir", ufs->config.upperdir, &upper);
+	if (err)
+		goto out_put_lower;
+	err = ul_get_dir(fc, "workdir", ufs->config.workdir, &work);
+	if (err)
+		goto out_put_upper;
+
+	err = ul_check_layers(fc, &lower, &upper, &work);
+	if (err)
+		goto out_put_work;
+	err = ul_setup_layers(fc, sb, &lower, &upper, &work);
+	if (err)
+		goto out_put_work;
+
+	sb->s_magic = UL_SUPER_MAGIC;
+	sb->s_op = &ul_super_ops;
+	sb->s_xattr = ul_xattr_handlers;
+	sb->s_maxbytes = upper.mnt->mnt_sb->s_maxbytes;
+	sb->s_time_gran = 1;
+
+	root = ul_new_inode(sb, dget(ufs->upper_mnt->mnt_root),
+			    dget(ufs->lower_mnt->mnt_root),
+			    BIT(UL_LOWER_NAME));
+	err = PTR_ERR(root);
+	if (IS_ERR(root))
+		goto out_put_work;
+	sb->s_root = d_make_root(root);
+	err = -ENOMEM;
+	if (!sb->s_root)
+		goto out_put_work;
+	err = 0;
+
+out_put_work:
+	path_put(&work);
+out_put_upper:
+	path_put(&upper);
+out_put_lower:
+	path_put(&lower);
+	return err;
+}
+
+static void ul_free_fs(struct ul_fs *ufs)
+{
+	if (!ufs)
+		return;
+	dput(ufs->workdir);
+	dput(ufs->workbase);
+	kern_unmount(ufs->upper_mnt);
+	kern_unmount(ufs->lower_mnt);
+	if (ufs->creator_cred)
+		put_cred(ufs->creator_cred);
+	kfree(ufs->upper_prefix);
+	kfree(ufs->work_prefix);
+	kfree(ufs->config.lowerdir);
+	kfree(ufs->config.upperdir);
+	kfree(ufs->config.workdir);
+	kfree(ufs);
+}
 
 static int ul_get_tree(struct fs_context *fc)
 {
-	return invalfc(fc, "unionlite: mounting is not implemented yet");
+	struct ul_fs *ufs = fc->s_fs_info;
+
+	if (!ufs->config.lowerdir)
+		return invalfc(fc, "missing 'lowerdir'");
+	if (!ufs->config.upperdir)
+		return invalfc(fc, "missing 'upperdir'");
+	if (!ufs->config.workdir)
+		return invalfc(fc, "missing 'workdir'");
+	return get_tree_nodev(fc, ul_fill_super);
+}
+
+static void ul_free_fc(struct fs_context *fc)
+{
+	ul_free_fs(fc->s_fs_info);
 }
 
 static const struct fs_context_operations ul_context_ops = {
+	.parse_param	= ul_parse_param,
 	.get_tree	= ul_get_tree,
+	.free		= ul_free_fc,
 };
 
 static int ul_init_fs_context(struct fs_context *fc)
 {
+	struct ul_fs *ufs;
+
+	ufs = kzalloc(sizeof(*ufs), GFP_KERNEL);
+	if (!ufs)
+		return -ENOMEM;
+	fc->s_fs_info = ufs;
 	fc->ops = &ul_context_ops;
 	return 0;
+}
+
+static void ul_kill_sb(struct super_block *sb)
+{
+	struct ul_fs *ufs = sb->s_fs_info;
+
+	kill_anon_super(sb);
+	ul_free_fs(ufs);
 }
 
 static struct file_system_type ul_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "unionlite",
 	.init_fs_context	= ul_init_fs_context,
-	.kill_sb		= kill_anon_super,
+	.parameters		= ul_fs_parameters,
+	.kill_sb		= ul_kill_sb,
 };
 MODULE_ALIAS_FS("unionlite");
 
+static void ul_inode_init_once(void *foo)
+{
+	struct ul_inode *ui = foo;
+
+	inode_init_once(&ui->vfs_inode);
+	mutex_init(&ui->lock);
+}
+
 static int __init ul_init(void)
 {
-	return register_filesystem(&ul_fs_type);
+	int err;
+
+	ul_inode_cachep = kmem_cache_create("unionlite_inode",
+					    sizeof(struct ul_inode), 0,
+					    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+					    ul_inode_init_once);
+	if (!ul_inode_cachep)
+		return -ENOMEM;
+	err = register_filesystem(&ul_fs_type);
+	if (err)
+		kmem_cache_destroy(ul_inode_cachep);
+	return err;
 }
 
 static void __exit ul_exit(void)
 {
 	unregister_filesystem(&ul_fs_type);
+	rcu_barrier();	/* inodes are freed after a grace period */
+	kmem_cache_destroy(ul_inode_cachep);
 }
 
 module_init(ul_init);

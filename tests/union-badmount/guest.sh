@@ -1,0 +1,79 @@
+# Every bad mount: its errno, its one kernel message, nothing left behind
+# (the workdir stays empty); then a good mount that finds a stale work dir
+# left by a crash (with an orphan directory holding a whiteout) and empties
+# it; stacking depth; module unload.
+# /dev/vdb is made by test.conf's HOST_PRE as ext2 without d_type.
+. /tests/union-lib/union.sh
+ul_load || exit 1
+mkdir -p $UL_EXT4 $UL_EXT2 /mnt/bind /mnt/ro /mnt/ram /mnt/s1 /mnt/s2 /mnt/s3
+mount -t ext4 /dev/vda $UL_EXT4 || exit 1
+mount -t ext2 /dev/vdb $UL_EXT2 || exit 1
+B=$UL_EXT4
+ul_layers $B
+echo x >$B/file
+mkdir -p $B/upper/sub $B/work2/up
+
+# try OPTIONS: mount with OPTIONS, print the errno and the kernel message
+try() {
+	echo "\$ mount -o $1" | sed "s|$B|B|g; s|$UL_EXT2|E2|g"
+	dmesg -c >/dev/null
+	if mount -t unionlite -o "$1" none $UL_MNT 2>/tmp/err; then
+		echo "mounted (unexpected)"
+		umount $UL_MNT
+	else
+		sed 's/.*failed: //' /tmp/err
+	fi
+	dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite/p'
+	echo "workdir: [$(ls -A $B/work | tr '\n' ' ')]"
+}
+good="lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/work"
+try "upperdir=$B/upper,workdir=$B/work"
+try "lowerdir=$B/lower,workdir=$B/work"
+try "lowerdir=$B/lower,upperdir=$B/upper"
+try "$good,colour=blue"
+try "$good,lowerdir=$B/lower"
+try "lowerdir=$B/nothere,upperdir=$B/upper,workdir=$B/work"
+try "lowerdir=$B/lower,upperdir=$B/file,workdir=$B/work"
+try "lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/nothere"
+mkdir -p $UL_EXT2/w
+try "lowerdir=$B/lower,upperdir=$B/upper,workdir=$UL_EXT2/w"
+mount --bind $B /mnt/bind
+try "lowerdir=$B/lower,upperdir=$B/upper,workdir=/mnt/bind/work"
+umount /mnt/bind
+try "lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/upper"
+try "lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/upper/sub"
+try "lowerdir=$B/lower,upperdir=$B/work2/up,workdir=$B/work2"
+try "lowerdir=$B/upper/sub,upperdir=$B/upper,workdir=$B/work"
+try "lowerdir=$B,upperdir=$B/upper,workdir=$B/work"
+# busybox mount retries an EROFS mount read-only: the message comes twice
+mount --bind $B /mnt/ro && mount -o remount,bind,ro /mnt/ro
+try "lowerdir=$B/lower,upperdir=/mnt/ro/upper,workdir=/mnt/ro/work"
+umount /mnt/ro
+mount -t ramfs none /mnt/ram && mkdir /mnt/ram/upper /mnt/ram/work
+try "lowerdir=$B/lower,upperdir=/mnt/ram/upper,workdir=/mnt/ram/work"
+echo "ramfs workdir: [$(ls -A /mnt/ram/work | tr '\n' ' ')]"
+umount /mnt/ram
+mkdir -p $UL_EXT2/upper $UL_EXT2/work
+try "lowerdir=$B/lower,upperdir=$UL_EXT2/upper,workdir=$UL_EXT2/work"
+echo "ext2 workdir: [$(ls -A $UL_EXT2/work | tr '\n' ' ')]"
+
+echo "## stale work dir"
+mkdir -p $B/work/work/#10/#11 && mknod $B/work/work/#10/wh c 0 0
+echo stale >$B/work/work/#12
+mknod $B/work/work/#10/#11/wh c 0 0
+dmesg -c >/dev/null
+mount -t unionlite -o "$good" none $UL_MNT && echo mounted
+dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite/p' | sed "s|$B|B|g"
+echo "work: [$(ls -A $B/work/work | tr '\n' ' ')]"
+
+echo "## stacking depth"
+mkdir -p $B/l2 $B/u2 $B/w2 $B/u3 $B/w3
+echo "$ unionlite over unionlite"
+mount -t unionlite -o lowerdir=$UL_MNT,upperdir=$B/u2,workdir=$B/w2 none /mnt/s2 && echo mounted
+echo "$ unionlite over unionlite over unionlite"
+dmesg -c >/dev/null
+mount -t unionlite -o lowerdir=/mnt/s2,upperdir=$B/u3,workdir=$B/w3 none /mnt/s3 2>/tmp/err || sed 's/.*failed: //' /tmp/err
+dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite/p'
+umount /mnt/s2 && umount $UL_MNT && echo unmounted
+umount $UL_EXT4 && umount $UL_EXT2 || exit 1
+rmmod unionlite && echo "module unloaded"

@@ -1,0 +1,76 @@
+# Sourced by the union-* guest scripts (busybox sh): layers, mounts and
+# filesystem-independent listings of the union and of the upper layer.
+. /tests/lib/common.sh
+
+UL_MNT=/mnt/union
+
+# ul_load [PARAMS...]: load the module
+ul_load() {
+	insmod /lib/modules/unionlite.ko "$@"
+}
+
+# ul_fstype BASE: the filesystem type mounted at BASE
+ul_fstype() {
+	awk -v m="$1" '$2 == m { print $3 }' /proc/mounts
+}
+
+# ul_layers BASE: fresh, empty BASE/lower, BASE/upper and BASE/work
+ul_layers() {
+	rm -rf "$1/lower" "$1/upper" "$1/work"
+	mkdir -p "$1/lower" "$1/upper" "$1/work" $UL_MNT
+}
+
+# ul_mount BASE: the union of BASE/lower and BASE/upper at $UL_MNT
+ul_mount() {
+	mount -t unionlite -o "lowerdir=$1/lower,upperdir=$1/upper,workdir=$1/work" none $UL_MNT
+}
+
+ul_umount() {
+	umount $UL_MNT
+}
+
+# ul_obj PATH NAME: one line for one object, without inode numbers or times
+ul_obj() {
+	local f=$1 n=$2 o
+	o=$(stat -c '%A %u:%g' "$f")
+	if [ -L "$f" ]; then
+		echo "$n: symlink -> $(readlink "$f") ($o)"
+	elif [ -d "$f" ]; then
+		local opq
+		opq=$(getfattr --absolute-names -n trusted.overlay.opaque --only-values "$f" 2>/dev/null)
+		echo "$n: dir ($o)${opq:+ opaque=$opq}"
+	elif [ -c "$f" ]; then
+		local dev
+		dev=$(stat -c '%t:%T' "$f")
+		if [ "$dev" = 0:0 ]; then
+			echo "$n: WHITEOUT"
+		else
+			echo "$n: chardev $dev ($o)"
+		fi
+	elif [ -b "$f" ]; then
+		echo "$n: blockdev $(stat -c '%t:%T' "$f") ($o)"
+	elif [ -p "$f" ]; then
+		echo "$n: fifo ($o)"
+	elif [ -f "$f" ]; then
+		echo "$n: file ($o) size=$(stat -c %s "$f") '$(cat "$f")'"
+	else
+		echo "$n: $(stat -c %F "$f") ($o)"
+	fi
+}
+
+# ul_tree DIR: every object below DIR, sorted by path
+ul_tree() {
+	(cd "$1" && find . -mindepth 1 | sort) | while read -r p; do
+		ul_obj "$1/$p" "${p#./}"
+	done
+}
+
+# ul_work BASE: what is left in the work dir
+ul_work() {
+	echo "work: [$(ls -A "$1/work/work" 2>/dev/null | tr '\n' ' ')]"
+}
+
+# ul_trace_lines: the trace lines logged since the last call
+ul_trace_lines() {
+	dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite: /p'
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unionlite: regular files. An open union file holds an open real file
+ * (private_data) of the topmost object at open time; reads, writes, mmap,
+ * seeks and syncs go to it. Opening for write or with O_TRUNC copies a
+ * lower-only file up first.
+ */
+
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/uio.h>
+#include "ops.h"
+
+static int ul_open(struct inode *inode, struct file *file)
+{
+	struct dentry *dentry = file->f_path.dentry;
+	struct super_block *sb = inode->i_sb;
+	const struct cred *old_cred;
+	struct file *realfile;
+	struct path realpath;
+	int err;
+
+	if ((file->f_flags & O_ACCMODE) != O_RDONLY ||
+	    (file->f_flags & O_TRUNC)) {
+		err = ul_want_write(sb);
+		if (err)
+			return err;
+		err = ul_copy_up(dentry);
+		ul_drop_write(sb);
+		if (err)
+			return err;
+	}
+
+	ul_real_path(dentry, &realpath);
+	old_cred = ul_override_creds(sb);
+	/* O_TRUNC: the VFS truncates through ->setattr after the open */
+	realfile = dentry_open(&realpath,
+			       file->f_flags & ~(O_CREAT | O_EXCL | O_NOCTTY |
+						 O_TRUNC),
+			       current_cred());
+	revert_creds(old_cred);
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
+	file->private_data = realfile;
+	return 0;
+}
+
+static int ul_release(struct inode *inode, struct file *file)
+{
+	fput(file->private_data);
+	return 0;
+}
+
+static rwf_t ul_iocb_to_rwf(int ifl)
+{
+	rwf_t flags = 0;
+
+	if (ifl & IOCB_NOWAIT)
+		flags |= RWF_NOWAIT;
+	if (ifl & IOCB_HIPRI)
+		flags |= RWF_HIPRI;
+	if (ifl & IOCB_DSYNC)
+		flags |= RWF_DSYNC;
+	if (ifl & IOCB_SYNC)
+		flags |= RWF_SYNC;
+	return flags;
+}
+
+static ssize_t ul_read_iter(struct kiocb *iocb, struct iov_iter *iter)
+{
+	struct file *file = iocb->ki_filp;
+	const struct cred *old_cred;
+	ssize_t ret;
+
+	if (!iov_iter_count(iter))
+		return 0;
+	old_cred = ul_override_creds(file_inode(file)->i_sb);
+	ret = vfs_iter_read(file->private_data, iter, &iocb->ki_pos,
+			    ul_iocb_to_rwf(iocb->ki_flags));
+	revert_creds(old_cred);
+	return ret;
+}
+
+static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
+{
+	struct file *file = iocb->ki_filp;
+	struct file *realfile = file->private_data;
+	struct inode *inode = file_inode(file);
+	const struct cred *old_cred;
+	ssize_t ret;
+
+	if (!iov_iter_count(iter))
+		return 0;
+	inode_lock(inode);
+	/* with the caller's credentials: the mounter's would keep set-id bits */
+	ret = file_remove_privs(file);
+	if (ret)
+		goto out_unlock;
+	old_cred = ul_override_creds(inode->i_sb);
+	file_start_write(realfile);
+	ret = vfs_iter_write(realfile, iter, &iocb->ki_pos,
+			     ul_iocb_to_rwf(iocb->ki_flags));
+	file_end_write(realfile);
+	revert_creds(old_cred);
+	ul_copyattr(inode);
+out_unlock:
+	inode_unlock(inode);
+	return ret;
+}
+
+static loff_t ul_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct file *realfile = file->private_data;
+	struct inode *inode = file_inode(file);
+	loff_t ret;
+
+	inode_lock(inode);
+	realfile->f_pos = file->f_pos;
+	ret = vfs_llseek(realfile, offset, whence);
+	file->f_pos = realfile->f_pos;
+	inode_unlock(inode);
+	return ret;
+}
+
+static int ul_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct file *realfile = file->private_data;
+	const struct cred *old_cred;
+	int ret;
+
+	if (!realfile->f_op->mmap)
+		return -ENODEV;
+	if (WARN_ON(file != vma->vm_file))
+		return -EIO;
+	/* the mapping is the real file's: its page cache, its writeback */
+	vma_set_file(vma, realfile);
+	old_cred = ul_override_creds(file_inode(file)->i_sb);
+	ret = call_mmap(vma->vm_file, vma);
+	revert_creds(old_cred);
+	return ret;
+}
+
+static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	const struct cred *old_cred;
+	int ret;
+
+	old_cred = ul_override_creds(file_inode(file)->i_sb);
+	ret = vfs_fsync_range(file->private_data, start, end, datasync);
+	revert_creds(old_cred);
+	return ret;
+}
+
+static long ul_fallocate(struct file *file, int mode, loff_t offset,
+			 loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	const struct cred *old_cred;
+	long ret;
+
+	inode_lock(inode);
+	old_cred = ul_override_creds(inode->i_sb);
+	ret = vfs_fallocate(file->private_data, mode, offset, len);
+	revert_creds(old_cred);
+	ul_copyattr(inode);
+	inode_unlock(inode);
+	return ret;
+}
+
+const struct file_operations ul_file_fops = {
+	.open		= ul_open,
+	.release	= ul_release,
+	.llseek		= ul_llseek,
+	.read_iter	= ul_read_iter,
+	.write_iter	= ul_write_iter,
+	.mmap		= ul_mmap,
+	.fsync		= ul_fsync,
+	.fallocate	= ul_fallocate,
+	.splice_read	= generic_file_splice_read,
+	.splice_write	= iter_file_splice_write,
+};

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unionlite: the functions the files offer each other.
+ */
+#ifndef _UNIONLITE_OPS_H
+#define _UNIONLITE_OPS_H
+
+#include "unionlite.h"
+
+struct kstat;
+
+/* upper.c: the only code that changes the upper layer and the work dir */
+int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		 umode_t mode);
+int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		umode_t mode);
+int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		umode_t mode, dev_t rdev);
+int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
+		   struct dentry *dentry);
+int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		  const char *target);
+int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
+	       struct dentry *dentry);
+int ul_do_unlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
+int ul_do_rmdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
+int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
+		 struct dentry *olddentry, struct dentry *newdir,
+		 struct dentry *newdentry, unsigned int flags);
+int ul_do_setxattr(struct ul_fs *ufs, struct dentry *dentry, const char *name,
+		   const void *value, size_t size, int flags);
+int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
+		      const char *name);
+int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
+		  struct iattr *attr);
+int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
+		    struct dentry *to, loff_t len);
+struct dentry *ul_lookup_temp(struct ul_fs *ufs);
+struct dentry *ul_create_temp(struct ul_fs *ufs, umode_t mode, dev_t rdev,
+			      const char *link);
+void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
+void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp);
+struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
+void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
+int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count);
+
+/* super.c */
+const struct cred *ul_override_creds(struct super_block *sb);
+int ul_want_write(struct super_block *sb);
+void ul_drop_write(struct super_block *sb);
+
+/* namei.c */
+struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
+			 unsigned int flags);
+int ul_check_opaque(struct ul_fs *ufs, struct dentry *upper);
+
+/* inode.c */
+struct inode *ul_new_inode(struct super_block *sb, struct dentry *upper,
+			   struct dentry *lower, unsigned long flags);
+void ul_copyattr(struct inode *inode);
+int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
+		  int mask);
+int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
+	       struct kstat *stat, u32 request_mask, unsigned int query_flags);
+int ul_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+	       struct iattr *attr);
+ssize_t ul_listxattr(struct dentry *dentry, char *list, size_t size);
+extern const struct xattr_handler *ul_xattr_handlers[];
+extern const struct inode_operations ul_file_iops;
+extern const struct inode_operations ul_symlink_iops;
+extern const struct inode_operations ul_special_iops;
+
+/* dir.c */
+extern const struct inode_operations ul_dir_iops;
+void ul_dir_modified(struct inode *dir);
+
+/* readdir.c */
+extern const struct file_operations ul_dir_fops;
+int ul_check_empty(struct dentry *dentry);
+
+/* copy_up.c */
+int ul_copy_up(struct dentry *dentry);
+
+/* file.c */
+extern const struct file_operations ul_file_fops;
+
+#endif /* _UNIONLITE_OPS_H */

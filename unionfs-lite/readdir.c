@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unionlite: merged readdir.
+ *
+ * An open union directory builds, on first read, a list of its names:
+ * the upper directory's names in the upper directory's order, then the
+ * lower directory's names that upper does not have (when the directory is
+ * merged or lower-only). Whiteouts are not listed but mask the lower name.
+ * An rbtree keyed by name makes the merge O(n log n); an array indexed by
+ * position makes every seek O(1). Positions: 0 is ".", 1 is "..", n + 2 is
+ * entry n, so telldir()/seekdir() values stay valid for the life of the
+ * open directory. The list is rebuilt only when a reader starts over from
+ * the beginning after a change made through the union.
+ */
+
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/namei.h>
+#include <linux/rbtree.h>
+#include <linux/slab.h>
+#include "ops.h"
+
+struct ul_cache_entry {
+	struct rb_node node;		/* in ul_dir_cache.root, by name */
+	struct list_head next;		/* in build order */
+	u64 ino;			/* d_ino reported by the real layer */
+	unsigned int type;		/* DT_* */
+	bool whiteout;			/* upper whiteout: masks, not listed */
+	int len;
+	char name[];
+};
+
+struct ul_dir_cache {
+	struct rb_root root;
+	struct list_head entries;
+	struct ul_cache_entry **ents;	/* listed entries, by position - 2 */
+	unsigned int count;		/* number of listed entries */
+};
+
+/* An open union directory. */
+struct ul_dir_file {
+	struct mutex lock;		/* protects the fields below */
+	struct ul_dir_cache *cache;	/* NULL until the first read */
+	u64 version;			/* UL_I(dir)->version of the cache */
+};
+
+struct ul_readdir_data {
+	struct dir_context ctx;
+	struct ul_dir_cache *cache;
+	int err;
+};
+
+static void ul_cache_free(struct ul_dir_cache *cache)
+{
+	struct ul_cache_entry *e, *tmp;
+
+	if (!cache)
+		return;
+	list_for_each_entry_safe(e, tmp, &cache->entries, next)
+		kfree(e);
+	kvfree(cache->ents);
+	kfree(cache);
+}
+
+/* Find @name, or the link where it would go. */
+static struct ul_cache_entry *ul_cache_find(struct ul_dir_cache *cache,
+					    const char *name, int len,
+					    struct rb_node ***linkp,
+					    struct rb_node **parentp)
+{
+	struct rb_node **link = &cache->root.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct ul_cache_entry *e;
+		int cmp;
+
+		parent = *link;
+		e = rb_entry(parent, struct ul_cache_entry, node);
+		cmp = strncmp(name, e->name, len);
+		if (!cmp)
+			cmp = len - e->len;
+		if (!cmp)
+			return e;
+		link = cmp < 0 ? &parent->rb_left : &parent->rb_right;
+	}
+	if (linkp) {
+		*linkp = link;
+		*parentp = parent;
+	}
+	return NULL;
+}
+
+static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
+			  loff_t pos, u64 ino, unsigned int type)
+{
+	struct ul_readdir_data *rdd =
+		container_of(ctx, struct ul_readdir_data, ctx);
+	struct ul_dir_cache *cache = rdd->cache;
+	struct rb_node **link, *parent;
+	struct ul_cache_entry *e;
+
+	if ((len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return true;
+	if (ul_cache_find(cache, name, len, &link, &parent))
+		return true;	/* upper wins */
+
+	e = kmalloc(struct_size(e, name, len + 1), GFP_KERNEL);
+	if (!e) {
+		rdd->err = -ENOMEM;
+		return false;
+	}
+	e->ino = ino;
+	e->type = type;
+	e->whiteout = false;
+	e->len = len;
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	rb_link_node(&e->node, parent, link);
+	rb_insert_color(&e->node, &cache->root);
+	list_add_tail(&e->next, &cache->entries);
+	return true;
+}
+
+static int ul_read_real_dir(const struct path *path,
+			    struct ul_readdir_data *rdd)
+{
+	struct file *file;
+	int err;
+
+	file = dentry_open(path, O_RDONLY | O_DIRECTORY | O_LARGEFILE,
+			   current_cred());
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	do {
+		loff_t pos = rdd->ctx.pos;
+
+		err = iterate_dir(file, &rdd->ctx);
+		if (!err && rdd->err)
+			err = rdd->err;
+		if (!err && pos == rdd->ctx.pos)
+			break;
+	} while (!err);
+	fput(file);
+	return err;
+}
+
+/* Mark the upper whiteouts (and fill in unknown types) by looking them up. */
+static int ul_mark_whiteouts(struct ul_fs *ufs, struct dentry *upperdir,
+			     struct ul_dir_cache *cache)
+{
+	struct ul_cache_entry *e;
+	struct dentry *d;
+
+	list_for_each_entry(e, &cache->entries, next) {
+		if (e->type != DT_CHR && e->type != DT_UNKNOWN)
+			continue;
+		d = lookup_one_unlocked(ul_upper_userns(ufs), e->name,
+					upperdir, e->len);
+		if (IS_ERR(d))
+			return PTR_ERR(d);
+		if (d_really_is_positive(d)) {
+			e->whiteout = ul_is_whiteout(d);
+			e->type = fs_umode_to_dtype(d_inode(d)->i_mode);
+		}
+		dput(d);
+	}
+	return 0;
+}
+
+static struct ul_dir_cache *ul_cache_build(struct dentry *dentry)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct ul_inode *ui = UL_E(dentry);
+	struct dentry *upper = ul_upper(ui);
+	struct ul_readdir_data rdd = { .ctx.actor = ul_fill_merge };
+	struct ul_dir_cache *cache;
+	struct ul_cache_entry *e;
+	const struct cred *old_cred;
+	unsigned int n = 0;
+	int err = 0;
+
+	cache = kzalloc(sizeof(*cache), GFP_KERNEL);
+	if (!cache)
+		return ERR_PTR(-ENOMEM);
+	cache->root = RB_ROOT;
+	INIT_LIST_HEAD(&cache->entries);
+	rdd.cache = cache;
+
+	old_cred = ul_override_creds(dentry->d_sb);
+	if (upper) {
+		struct path path = { .mnt = ufs->upper_mnt, .dentry = upper };
+
+		err = ul_read_real_dir(&path, &rdd);
+		if (!err)
+			err = ul_mark_whiteouts(ufs, upper, cache);
+	}
+	if (!err && ui->lower) {
+		struct path path = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
+
+		rdd.ctx.pos = 0;
+		err = ul_read_real_dir(&path, &rdd);
+	}
+	revert_creds(old_cred);
+	if (err)
+		goto out_free;
+
+	list_for_each_entry(e, &cache->entries, next)
+		if (!e->whiteout)
+			n++;
+	cache->ents = kvmalloc_array(max(n, 1U), sizeof(*cache->ents),
+				     GFP_KERNEL);
+	err = -ENOMEM;
+	if (!cache->ents)
+		goto out_free;
+	list_for_each_entry(e, &cache->entries, next)
+		if (!e->whiteout)
+			cache->ents[cache->count++] = e;
+	return cache;
+
+out_free:
+	ul_cache_free(cache);
+	return ERR_PTR(err);
+}
+
+/**
+ * ul_check_empty - does a union directory list no names?
+ * @dentry: the union directory
+ *
+ * Whiteouts do not count.
+ *
+ * Return: 0 if empty, -ENOTEMPTY if not, another negative errno on error.
+ */
+int ul_check_empty(struct dentry *dentry)
+{
+	struct ul_dir_cache *cache = ul_cache_build(dentry);
+	int err;
+
+	if (IS_ERR(cache))
+		return PTR_ERR(cache);
+	err = cache->count ? -ENOTEMPTY : 0;
+	ul_cache_free(cache);
+	return err;
+}
+
+static int ul_iterate(struct file *file, struct dir_context *ctx)
+{
+	struct ul_dir_file *od = file->private_data;
+	struct inode *inode = file_inode(file);
+	u64 version = READ_ONCE(UL_I(inode)->version);
+	struct ul_dir_cache *cache;
+	int err = 0;
+
+	mutex_lock(&od->lock);
+	if (!od->cache || (ctx->pos <= 2 && od->version != version)) {
+		cache = ul_cache_build(file->f_path.dentry);
+		err = PTR_ERR(cache);
+		if (IS_ERR(cache))
+			goto out_unlock;
+		err = 0;
+		ul_cache_free(od->cache);
+		od->cache = cache;
+		od->version = version;
+	}
+	if (!dir_emit_dots(file, ctx))
+		goto out_unlock;
+	cache = od->cache;
+	while (ctx->pos - 2 < cache->count) {
+		struct ul_cache_entry *e = cache->ents[ctx->pos - 2];
+
+		if (!dir_emit(ctx, e->name, e->len, e->ino, e->type))
+			break;
+		ctx->pos++;
+	}
+out_unlock:
+	mutex_unlock(&od->lock);
+	return err;
+}
+
+static loff_t ul_dir_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct ul_dir_file *od = file->private_data;
+	loff_t res = -EINVAL;
+
+	mutex_lock(&od->lock);
+	switch (whence) {
+	case SEEK_CUR:
+		offset += file->f_pos;
+		fallthrough;
+	case SEEK_SET:
+		if (offset < 0)
+			break;
+		file->f_pos = offset;
+		res = offset;
+		break;
+	}
+	mutex_unlock(&od->lock);
+	return res;
+}
+
+static int ul_dir_open(struct inode *inode, struct file *file)
+{
+	struct ul_dir_file *od;
+
+	od = kzalloc(sizeof(*od), GFP_KERNEL);
+	if (!od)
+		return -ENOMEM;
+	mutex_init(&od->lock);
+	file->private_data = od;
+	return 0;
+}
+
+static int ul_dir_release(struct inode *inode, struct file *file)
+{
+	struct ul_dir_file *od = file->private_data;
+
+	ul_cache_free(od->cache);
+	kfree(od);
+	return 0;
+}
+
+static int ul_dir_fsync(struct file *file, loff_t start, loff_t end,
+			int datasync)
+{
+	struct dentry *dentry = file->f_path.dentry;
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct dentry *upper = ul_dentry_upper(dentry);
+	struct path path = { .mnt = ufs->upper_mnt, .dentry = upper };
+	const struct cred *old_cred;
+	struct file *real;
+	int err;
+
+	if (!upper)
+		return 0;	/* nothing of it is in the upper layer */
+	old_cred = ul_override_creds(dentry->d_sb);
+	real = dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
+	err = PTR_ERR(real);
+	if (!IS_ERR(real)) {
+		err = vfs_fsync_range(real, start, end, datasync);
+		fput(real);
+	}
+	revert_creds(old_cred);
+	return err;
+}
+
+const struct file_operations ul_dir_fops = {
+	.open		= ul_dir_open,
+	.release	= ul_dir_release,
+	.read		= generic_read_dir,
+	.iterate_shared	= ul_iterate,
+	.llseek		= ul_dir_llseek,
+	.fsync		= ul_dir_fsync,
+};

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unionlite: data structures and typed accessors.
+ *
+ * Function prototypes shared between the files live in ops.h; this header
+ * only describes the objects and how to reach them.
+ */
+#ifndef _UNIONLITE_H
+#define _UNIONLITE_H
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+
+#define UL_SUPER_MAGIC		0x756e6c74	/* "unlt" */
+#define UL_XATTR_PREFIX		"trusted.overlay."
+#define UL_XATTR_OPAQUE		UL_XATTR_PREFIX "opaque"
+#define UL_WORK_NAME		"work"
+
+/**
+ * struct ul_config - the mount options, as the user gave them
+ * @lowerdir: value of lowerdir=, shown in /proc/mounts
+ * @upperdir: value of upperdir=
+ * @workdir: value of workdir=
+ */
+struct ul_config {
+	char *lowerdir;
+	char *upperdir;
+	char *workdir;
+};
+
+/**
+ * struct ul_fs - one mounted union (sb->s_fs_info)
+ * @config: the options the union was mounted with
+ * @lower_mnt: private read-only clone of the lower mount; its mnt_root is
+ *	the lower directory
+ * @upper_mnt: private clone of the upper mount; its mnt_root is the upper
+ *	directory. The work directory is on the same filesystem and is
+ *	reached with this mount too.
+ * @workbase: the workdir the user named (holds @workdir)
+ * @workdir: <workdir>/work, where objects are built before they are
+ *	renamed into the upper layer
+ * @creator_cred: copy of the mounter's credentials; every access to the
+ *	real layers runs with them
+ * @upper_prefix: dentry_path_raw() of the upper root, for trace lines
+ * @work_prefix: dentry_path_raw() of @workdir, for trace lines
+ * @tmp_counter: source of the temporary names #<hex> in @workdir
+ * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
+ *	(probed at mount; the part 2 recipes choose by it)
+ */
+struct ul_fs {
+	struct ul_config config;
+	struct vfsmount *lower_mnt;
+	struct vfsmount *upper_mnt;
+	struct dentry *workbase;
+	struct dentry *workdir;
+	const struct cred *creator_cred;
+	char *upper_prefix;
+	char *work_prefix;
+	atomic_long_t tmp_counter;
+	bool rename_whiteout;
+};
+
+/* Bits of ul_inode->flags */
+enum {
+	/* The lower parent directory holds this name (visible or hidden):
+	 * removing or renaming the union object needs a whiteout.
+	 */
+	UL_LOWER_NAME,
+	/* The upper directory is opaque (trusted.overlay.opaque = y). */
+	UL_OPAQUE,
+};
+
+/**
+ * struct ul_inode - the union inode and the real objects behind it
+ * @__upper: the upper object; NULL until the object is copied up. Set once,
+ *	with a release store, under @lock; read with ul_upper().
+ * @lower: the visible lower object: for a lower-only object or a merged
+ *	directory; NULL when there is none or it is hidden
+ * @flags: UL_LOWER_NAME, UL_OPAQUE
+ * @lock: serializes copy-up of this object
+ * @version: directories: bumped under the union i_rwsem each time a name
+ *	in this directory changes; readdir caches compare it
+ * @vfs_inode: the VFS inode
+ *
+ * Each union dentry gets its own union inode (they are never hashed or
+ * shared), so the state here is the state of one name in the union.
+ */
+struct ul_inode {
+	struct dentry *__upper;
+	struct dentry *lower;
+	unsigned long flags;
+	struct mutex lock;	/* copy-up of this object */
+	u64 version;
+	struct inode vfs_inode;
+};
+
+static inline struct ul_fs *UL_FS(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct ul_inode *UL_I(const struct inode *inode)
+{
+	return container_of(inode, struct ul_inode, vfs_inode);
+}
+
+/* The union state of a positive union dentry. */
+static inline struct ul_inode *UL_E(const struct dentry *dentry)
+{
+	return UL_I(d_inode(dentry));
+}
+
+static inline struct dentry *ul_upper(const struct ul_inode *ui)
+{
+	/* pairs with smp_store_release() at the end of copy-up */
+	return smp_load_acquire(&ui->__upper);
+}
+
+static inline struct dentry *ul_dentry_upper(const struct dentry *dentry)
+{
+	return ul_upper(UL_E(dentry));
+}
+
+static inline struct dentry *ul_dentry_lower(const struct dentry *dentry)
+{
+	return UL_E(dentry)->lower;
+}
+
+/* The topmost real object: the upper one if there is one, else the lower. */
+static inline struct dentry *ul_real(const struct ul_inode *ui)
+{
+	struct dentry *upper = ul_upper(ui);
+
+	return upper ? upper : ui->lower;
+}
+
+static inline struct inode *ul_real_inode(const struct inode *inode)
+{
+	struct dentry *real = ul_real(UL_I(inode));
+
+	return real ? d_inode(real) : NULL;
+}
+
+/* The real path of the topmost object of a union dentry. */
+static inline void ul_real_path(const struct dentry *dentry, struct path *path)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct ul_inode *ui = UL_E(dentry);
+	struct dentry *upper = ul_upper(ui);
+
+	path->mnt = upper ? ufs->upper_mnt : ufs->lower_mnt;
+	path->dentry = upper ? upper : ui->lower;
+}
+
+static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
+{
+	return mnt_user_ns(ufs->upper_mnt);
+}
+
+static inline struct user_namespace *ul_lower_userns(const struct ul_fs *ufs)
+{
+	return mnt_user_ns(ufs->lower_mnt);
+}
+
+static inline bool ul_has_lower_name(const struct dentry *dentry)
+{
+	return test_bit(UL_LOWER_NAME, &UL_E(dentry)->flags);
+}
+
+/* A whiteout: a character device 0/0 (d_is_whiteout() is never set in 6.1). */
+static inline bool ul_is_whiteout(const struct dentry *real)
+{
+	struct inode *inode = real ? d_inode(real) : NULL;
+
+	return inode && IS_WHITEOUT(inode);
+}
+
+#endif /* _UNIONLITE_H */

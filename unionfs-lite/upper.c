@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unionlite: the choke point. Every change to the upper layer and to the
+ * work directory is one call of a ul_do_*() wrapper in this file; nothing
+ * else calls vfs_create(), vfs_rename(), vfs_setxattr(), notify_change()...
+ * on the real layers. (Data written through an open union file goes to the
+ * real upper file in file.c; that is file I/O, not a change of the layer's
+ * namespace or metadata.)
+ *
+ * With the module parameter "trace" set, each wrapper logs one line:
+ *
+ *	unionlite: <op> <where>/<name>[ <where>/<name>| <xattr>] = <err>
+ *
+ * <where> is "upper" or "work", <name> the path relative to that layer's
+ * root (computed before the call, so a rename shows its source name).
+ *
+ * Callers run with the mounter's credentials (ul_override_creds()), hold
+ * write access to the upper mount (ul_want_write()) and hold the locks the
+ * wrapped VFS call documents: the parent's i_rwsem for namespace calls,
+ * lock_rename() of both parents for a rename, the object's i_rwsem for
+ * setxattr via notify_change().
+ */
+
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/moduleparam.h>
+#include <linux/namei.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/xattr.h>
+#include "ops.h"
+
+static bool ul_trace;
+module_param_named(trace, ul_trace, bool, 0644);
+MODULE_PARM_DESC(trace, "log one line per change of the upper layer");
+
+/* Where a real dentry lives, relative to the layer roots: "upper/a/b". */
+static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
+{
+	const char *where, *prefix, *rel;
+	char *buf, *path, *ret;
+	size_t plen;
+
+	if (!READ_ONCE(ul_trace) || !ufs->upper_prefix || !ufs->work_prefix)
+		return NULL;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	path = dentry_path_raw(dentry, buf, PATH_MAX);
+	if (IS_ERR(path)) {
+		ret = kstrdup("?", GFP_KERNEL);
+		goto out_free;
+	}
+	/* the prefixes have no trailing '/'; a root is "" */
+	where = "upper";
+	prefix = ufs->upper_prefix;
+	plen = strlen(ufs->work_prefix);
+	if (!strncmp(path, ufs->work_prefix, plen) &&
+	    (path[plen] == '/' || path[plen] == '\0')) {
+		where = "work";
+		prefix = ufs->work_prefix;
+	}
+	plen = strlen(prefix);
+	rel = path + plen;
+	if (*rel == '/')
+		rel++;
+	ret = kasprintf(GFP_KERNEL, "%s/%s", where, rel);
+out_free:
+	kfree(buf);
+	return ret;
+}
+
+/* Log one trace line and free the paths; no-op when tracing was off. */
+static void ul_trace_log(const char *op, char *p1, const char *p2, int err)
+{
+	if (!p1)
+		return;
+	if (p2)
+		pr_info("unionlite: %s %s %s = %d\n", op, p1, p2, err);
+	else
+		pr_info("unionlite: %s %s = %d\n", op, p1, err);
+	kfree(p1);
+}
+
+/**
+ * ul_do_create - create a regular file in the upper layer or work dir
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: negative dentry in @dir
+ * @mode: permission bits (S_IFREG is implied)
+ *
+ * Return: 0 or a negative errno from vfs_create().
+ */
+int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		 umode_t mode)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_create(ul_upper_userns(ufs), d_inode(dir), dentry,
+			 (mode & S_IALLUGO) | S_IFREG, true);
+	ul_trace_log("create", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_mkdir - create a directory in the upper layer or work dir
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: negative dentry in @dir
+ * @mode: permission bits
+ *
+ * Return: 0 or a negative errno from vfs_mkdir().
+ */
+int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		umode_t mode)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_mkdir(ul_upper_userns(ufs), d_inode(dir), dentry,
+			mode & (0777 | S_ISVTX));
+	ul_trace_log("mkdir", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_mknod - create a device, fifo or socket
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: negative dentry in @dir
+ * @mode: file type and permission bits
+ * @rdev: device number
+ *
+ * Return: 0 or a negative errno from vfs_mknod().
+ */
+int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		umode_t mode, dev_t rdev)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry, mode, rdev);
+	ul_trace_log("mknod", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_whiteout - create a whiteout (character device 0/0)
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: negative dentry in @dir
+ *
+ * Return: 0 or a negative errno from vfs_mknod().
+ */
+int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
+		   struct dentry *dentry)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry,
+			S_IFCHR | WHITEOUT_MODE, WHITEOUT_DEV);
+	ul_trace_log("whiteout", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_symlink - create a symbolic link
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: negative dentry in @dir
+ * @target: the link's contents
+ *
+ * Return: 0 or a negative errno from vfs_symlink().
+ */
+int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
+		  const char *target)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_symlink(ul_upper_userns(ufs), d_inode(dir), dentry, target);
+	ul_trace_log("symlink", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_link - make a hard link in the upper layer
+ * @ufs: the union
+ * @old: existing upper object
+ * @dir: locked parent of @dentry
+ * @dentry: negative dentry in @dir
+ *
+ * Return: 0 or a negative errno from vfs_link().
+ */
+int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
+	       struct dentry *dentry)
+{
+	char *p1 = ul_trace_path(ufs, old);
+	char *p2 = p1 ? ul_trace_path(ufs, dentry) : NULL;
+	int err;
+
+	err = vfs_link(old, ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
+	ul_trace_log("link", p1, p2 ? p2 : "?", err);
+	kfree(p2);
+	return err;
+}
+
+/**
+ * ul_do_unlink - remove a non-directory
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: positive dentry in @dir
+ *
+ * Return: 0 or a negative errno from vfs_unlink().
+ */
+int ul_do_unlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_unlink(ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
+	ul_trace_log("unlink", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_rmdir - remove an empty directory
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: positive dentry in @dir
+ *
+ * Return: 0 or a negative errno from vfs_rmdir().
+ */
+int ul_do_rmdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_rmdir(ul_upper_userns(ufs), d_inode(dir), dentry);
+	ul_trace_log("rmdir", p, NULL, err);
+	return err;
+}
+
+static const char *ul_rename_op(unsigned int flags)
+{
+	if (flags & RENAME_EXCHANGE)
+		return "exchange";
+	if (flags & RENAME_WHITEOUT)
+		return "rename-whiteout";
+	if (flags & RENAME_NOREPLACE)
+		return "rename-noreplace";
+	return "rename";
+}
+
+/**
+ * ul_do_rename - rename within or between the upper layer and work dir
+ * @ufs: the union
+ * @olddir: parent of @olddentry
+ * @olddentry: source
+ * @newdir: parent of @newdentry
+ * @newdentry: target
+ * @flags: RENAME_NOREPLACE, RENAME_EXCHANGE or RENAME_WHITEOUT
+ *
+ * Both parents are locked with lock_rename() by the caller, who has also
+ * checked neither end against the trap that lock_rename() returned.
+ *
+ * Return: 0 or a negative errno from vfs_rename().
+ */
+int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
+		 struct dentry *olddentry, struct dentry *newdir,
+		 struct dentry *newdentry, unsigned int flags)
+{
+	struct renamedata rd = {
+		.old_mnt_userns	= ul_upper_userns(ufs),
+		.old_dir	= d_inode(olddir),
+		.old_dentry	= olddentry,
+		.new_mnt_userns	= ul_upper_userns(ufs),
+		.new_dir	= d_inode(newdir),
+		.new_dentry	= newdentry,
+		.flags		= flags,
+	};
+	char *p1 = ul_trace_path(ufs, olddentry);
+	char *p2 = p1 ? ul_trace_path(ufs, newdentry) : NULL;
+	int err;
+
+	err = vfs_rename(&rd);
+	ul_trace_log(ul_rename_op(flags), p1, p2 ? p2 : "?", err);
+	kfree(p2);
+	return err;
+}
+
+/**
+ * ul_do_setxattr - set an extended attribute on an upper or work object
+ * @ufs: the union
+ * @dentry: the object (not locked; vfs_setxattr() locks it)
+ * @name: full attribute name
+ * @value: value
+ * @size: length of @value
+ * @flags: XATTR_CREATE, XATTR_REPLACE or 0
+ *
+ * Return: 0 or a negative errno from vfs_setxattr().
+ */
+int ul_do_setxattr(struct ul_fs *ufs, struct dentry *dentry, const char *name,
+		   const void *value, size_t size, int flags)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_setxattr(ul_upper_userns(ufs), dentry, name, value, size,
+			   flags);
+	ul_trace_log("setxattr", p, name, err);
+	return err;
+}
+
+/**
+ * ul_do_removexattr - remove an extended attribute
+ * @ufs: the union
+ * @dentry: the object (not locked)
+ * @name: full attribute name
+ *
+ * Return: 0 or a negative errno from vfs_removexattr().
+ */
+int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
+		      const char *name)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	err = vfs_removexattr(ul_upper_userns(ufs), dentry, name);
+	ul_trace_log("removexattr", p, name, err);
+	return err;
+}
+
+/**
+ * ul_do_setattr - change mode, owner, size or times of an upper object
+ * @ufs: the union
+ * @dentry: the object; its i_rwsem is held by the caller
+ * @attr: the change; ATTR_FILE must not be set
+ *
+ * Return: 0 or a negative errno from notify_change().
+ */
+int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
+		  struct iattr *attr)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	if (WARN_ON(attr->ia_valid & ATTR_FILE))
+		attr->ia_valid &= ~ATTR_FILE;
+	err = notify_change(ul_upper_userns(ufs), dentry, attr, NULL);
+	ul_trace_log("setattr", p, NULL, err);
+	return err;
+}
+
+#define UL_COPY_CHUNK	SZ_1M
+
+/**
+ * ul_do_copy_data - copy the data of a lower file into a new work file
+ * @ufs: the union
+ * @from: real path of the source file
+ * @to: the destination, a regular file in the work dir, not locked
+ * @len: number of bytes to copy
+ *
+ * The data is written and synced before the caller renames @to into place,
+ * so the object never shows up in the upper layer half-copied.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
+		    struct dentry *to, loff_t len)
+{
+	struct path topath = { .mnt = ufs->upper_mnt, .dentry = to };
+	char *p = ul_trace_path(ufs, to);
+	struct file *in, *out;
+	loff_t ipos = 0, opos = 0;
+	long bytes;
+	int err;
+
+	in = dentry_open(from, O_RDONLY | O_LARGEFILE, current_cred());
+	err = PTR_ERR(in);
+	if (IS_ERR(in))
+		goto out_trace;
+	out = dentry_open(&topath, O_WRONLY | O_LARGEFILE, current_cred());
+	err = PTR_ERR(out);
+	if (IS_ERR(out))
+		goto out_fput_in;
+	err = 0;
+	while (len > 0) {
+		size_t chunk = min_t(loff_t, len, UL_COPY_CHUNK);
+
+		if (signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		bytes = do_splice_direct(in, &ipos, out, &opos, chunk,
+					 SPLICE_F_MOVE);
+		if (bytes <= 0) {
+			err = bytes;	/* 0: the source got shorter */
+			break;
+		}
+		len -= bytes;
+	}
+	if (!err)
+		err = vfs_fsync(out, 0);
+	fput(out);
+out_fput_in:
+	fput(in);
+out_trace:
+	ul_trace_log("copydata", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_lookup_temp - a fresh negative dentry #<hex> in the work dir
+ * @ufs: the union
+ *
+ * The caller holds the work dir's i_rwsem.
+ *
+ * Return: the dentry or an ERR_PTR.
+ */
+struct dentry *ul_lookup_temp(struct ul_fs *ufs)
+{
+	struct dentry *temp;
+	char name[24];
+
+	snprintf(name, sizeof(name), "#%lx",
+		 atomic_long_inc_return(&ufs->tmp_counter));
+	temp = lookup_one(ul_upper_userns(ufs), name, ufs->workdir,
+			  strlen(name));
+	if (!IS_ERR(temp) && d_really_is_positive(temp)) {
+		pr_err("unionlite: work/%s exists already\n", name);
+		dput(temp);
+		temp = ERR_PTR(-EIO);
+	}
+	return temp;
+}
+
+/**
+ * ul_create_temp - create a new object #<hex> in the work dir
+ * @ufs: the union
+ * @mode: file type and permission bits
+ * @rdev: device number, for devices
+ * @link: target, for symlinks
+ *
+ * Takes and drops the work dir's i_rwsem.
+ *
+ * Return: the positive dentry of the new object or an ERR_PTR.
+ */
+struct dentry *ul_create_temp(struct ul_fs *ufs, umode_t mode, dev_t rdev,
+			      const char *link)
+{
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *temp;
+	int err;
+
+	inode_lock_nested(d_inode(wdir), I_MUTEX_PARENT);
+	temp = ul_lookup_temp(ufs);
+	if (IS_ERR(temp))
+		goto out_unlock;
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		err = ul_do_create(ufs, wdir, temp, mode);
+		break;
+	case S_IFDIR:
+		err = ul_do_mkdir(ufs, wdir, temp, mode);
+		break;
+	case S_IFLNK:
+		err = ul_do_symlink(ufs, wdir, temp, link);
+		break;
+	default:
+		err = ul_do_mknod(ufs, wdir, temp, mode, rdev);
+		break;
+	}
+	if (!err && (d_unhashed(temp) || d_really_is_negative(temp))) {
+		/* vfs_mkdir() may leave the dentry unhashed: look it up */
+		struct dentry *again;
+
+		again = lookup_one(ul_upper_userns(ufs), temp->d_name.name,
+				   wdir, temp->d_name.len);
+		dput(temp);
+		temp = again;
+		if (!IS_ERR(temp) && d_really_is_negative(temp)) {
+			dput(temp);
+			temp = ERR_PTR(-EIO);
+		}
+		goto out_unlock;
+	}
+	if (err) {
+		dput(temp);
+		temp = ERR_PTR(err);
+	}
+out_unlock:
+	inode_unlock(d_inode(wdir));
+	return temp;
+}
+
+/**
+ * ul_cleanup - remove an object, logging a failure (the undo primitive)
+ * @ufs: the union
+ * @dir: locked parent
+ * @dentry: the object
+ */
+void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
+{
+	int err;
+
+	dget(dentry);
+	if (d_is_dir(dentry))
+		err = ul_do_rmdir(ufs, dir, dentry);
+	else
+		err = ul_do_unlink(ufs, dir, dentry);
+	if (err)
+		pr_err("unionlite: cleanup of %pd2 failed (%d)\n", dentry, err);
+	dput(dentry);
+}
+
+/**
+ * ul_cleanup_temp - remove a temporary object from the work dir and put it
+ * @ufs: the union
+ * @temp: a dentry returned by ul_create_temp(); the reference is dropped
+ */
+void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp)
+{
+	struct dentry *wdir = ufs->workdir;
+
+	inode_lock_nested(d_inode(wdir), I_MUTEX_PARENT);
+	if (temp->d_parent == wdir && !d_unhashed(temp) &&
+	    d_really_is_positive(temp))
+		ul_cleanup(ufs, wdir, temp);
+	inode_unlock(d_inode(wdir));
+	dput(temp);
+}
+
+/**
+ * ul_lock_work_upper - lock the work dir and an upper directory for rename
+ * @ufs: the union
+ * @upperdir: the upper directory
+ *
+ * Return: the trap of lock_rename(); an object equal to it must not be
+ * renamed. It is NULL unless the layers overlap, which mount refuses.
+ */
+struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir)
+{
+	return lock_rename(ufs->workdir, upperdir);
+}
+
+/**
+ * ul_unlock_work_upper - undo ul_lock_work_upper()
+ * @ufs: the union
+ * @upperdir: the upper directory
+ */
+void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir)
+{
+	unlock_rename(ufs->workdir, upperdir);
+}
+
+/* Names read from a directory, for the mount-time cleanup. */
+struct ul_name {
+	struct list_head next;
+	int len;
+	char name[];
+};
+
+struct ul_name_ctx {
+	struct dir_context ctx;
+	struct list_head names;
+	int err;
+};
+
+static bool ul_collect_name(struct dir_context *ctx, const char *name,
+			    int len, loff_t pos, u64 ino, unsigned int type)
+{
+	struct ul_name_ctx *nc = container_of(ctx, struct ul_name_ctx, ctx);
+	struct ul_name *n;
+
+	if ((len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return true;
+	n = kmalloc(struct_size(n, name, len + 1), GFP_KERNEL);
+	if (!n) {
+		nc->err = -ENOMEM;
+		return false;
+	}
+	n->len = len;
+	memcpy(n->name, name, len);
+	n->name[len] = '\0';
+	list_add_tail(&n->next, &nc->names);
+	return true;
+}
+
+#define UL_CLEAN_MAX_DEPTH	8
+
+/* Remove everything in @dir (a directory under the work dir). */
+static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
+			unsigned long *count)
+{
+	struct ul_name_ctx nc = {
+		.ctx.actor = ul_collect_name,
+		.names = LIST_HEAD_INIT(nc.names),
+	};
+	struct path path = { .mnt = ufs->upper_mnt, .dentry = dir };
+	struct ul_name *n, *tmp;
+	struct dentry *child;
+	struct file *file;
+	int err;
+
+	if (depth > UL_CLEAN_MAX_DEPTH) {
+		pr_err("unionlite: work dir holds a tree deeper than %d\n",
+		       UL_CLEAN_MAX_DEPTH);
+		return -ELOOP;
+	}
+	file = dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	do {
+		loff_t pos = nc.ctx.pos;
+
+		err = iterate_dir(file, &nc.ctx);
+		if (!err && nc.err)
+			err = nc.err;
+		if (!err && pos == nc.ctx.pos)
+			break;
+	} while (!err);
+	fput(file);
+
+	list_for_each_entry(n, &nc.names, next) {
+		if (err)
+			break;
+		inode_lock_nested(d_inode(dir), I_MUTEX_PARENT);
+		child = lookup_one(ul_upper_userns(ufs), n->name, dir, n->len);
+		inode_unlock(d_inode(dir));
+		if (IS_ERR(child)) {
+			err = PTR_ERR(child);
+			break;
+		}
+		if (d_is_dir(child))
+			err = ul_clean_dir(ufs, child, depth + 1, count);
+		if (!err) {
+			inode_lock_nested(d_inode(dir), I_MUTEX_PARENT);
+			if (child->d_parent == dir && d_really_is_positive(child)) {
+				if (d_is_dir(child))
+					err = ul_do_rmdir(ufs, dir, child);
+				else
+					err = ul_do_unlink(ufs, dir, child);
+			}
+			inode_unlock(d_inode(dir));
+			if (!err)
+				(*count)++;
+		}
+		dput(child);
+	}
+	list_for_each_entry_safe(n, tmp, &nc.names, next)
+		kfree(n);
+	return err;
+}
+
+/**
+ * ul_clean_workdir - remove what a crash left in the work dir
+ * @ufs: the union
+ * @count: incremented once per object removed
+ *
+ * Called at mount, with the mounter's credentials and write access to the
+ * upper mount. Orphan directories may hold whiteouts and subdirectories,
+ * so the removal recurses (at most UL_CLEAN_MAX_DEPTH levels).
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count)
+{
+	return ul_clean_dir(ufs, ufs->workdir, 0, count);
+}
