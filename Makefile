@@ -6,6 +6,7 @@
 #   make test TESTS="a b" VARIANTS=base    a subset
 #   make shell           interactive guest, module loaded
 #   make check           checkpatch --strict, sparse (C=2) and W=1
+#   make bench           benchmarks: unionlite against overlayfs
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -13,7 +14,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels
+.PHONY: all demo test shell check clean kernels bench
 
 all: test
 
@@ -22,6 +23,9 @@ demo:
 
 test:
 	@qemu-boot/test.sh $(TESTS)
+
+bench:
+	@qemu-boot/bench.sh
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine

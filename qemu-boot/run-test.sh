@@ -15,6 +15,7 @@
 #   TIMEOUT=seconds   one boot, boot to power-off (default 120; the debug
 #                     kernel gets 3x)
 #   MEM=size          guest memory (default 512M; debug 1G)
+#   IMG_SIZE=size     size of each disk image (default 64M; sparse files)
 #   HOST_PRE=script   run on the host before boot, with the image paths
 #   HOST_POST=script  run on the host after QEMU exits, before e2fsck
 #   LOGDISK=yes       a third disk, vdc: 1 MiB of raw zeros, not checked
@@ -33,7 +34,7 @@ ul_check_variant "$variant"
 tdir=$UL_TOP/tests/$test
 [ -f "$tdir/guest.sh" ] || ul_die "no such test: tests/$test/guest.sh"
 
-TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= LOGDISK= HOST_DRIVER=
+TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
 # shellcheck disable=SC1091
 [ -f "$tdir/test.conf" ] && . "$tdir/test.conf"
 if [ "$variant" = debug ]; then
@@ -50,8 +51,8 @@ rm -f "$logs/$test".* "$logs/$test"@* "$run"/*
 
 # Fresh images: vda ext4, vdb ext2 (made as a plain user file, no root).
 imgs=("$run/vda-ext4.img" "$run/vdb-ext2.img")
-mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" 64M >/dev/null
-mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" 64M >/dev/null
+mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
+mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" "$IMG_SIZE" >/dev/null
 drives=("${imgs[@]}")
 if [ "$LOGDISK" = yes ]; then
 	head -c 1M /dev/zero > "$run/vdc-log.img"

@@ -10,7 +10,11 @@
 
 here=$UL_TOP/qemu-boot
 if [ $# = 0 ]; then
-	set -- $(cd "$UL_TOP/tests" && for d in */guest.sh; do echo "${d%/guest.sh}"; done)
+	# every test but the benchmarks and soaks (KIND=bench or soak in
+	# test.conf), which run only when named (make bench, make soak)
+	set -- $(cd "$UL_TOP/tests" && for d in */guest.sh; do
+		grep -qsE '^KIND=(bench|soak)' "${d%/guest.sh}/test.conf" || echo "${d%/guest.sh}"
+	done)
 fi
 
 conf() { # conf TEST VAR DEFAULT
