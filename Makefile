@@ -7,6 +7,7 @@
 #   make shell           interactive guest, module loaded
 #   make check           checkpatch --strict, sparse (C=2) and W=1
 #   make bench           benchmarks: unionlite against overlayfs
+#   make soak            the long runs (tests with KIND=soak)
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -14,7 +15,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench
+.PHONY: all demo test shell check clean kernels bench soak
 
 all: test
 
@@ -26,6 +27,9 @@ test:
 
 bench:
 	@qemu-boot/bench.sh
+
+soak:
+	@qemu-boot/test.sh $$(grep -l '^KIND=soak' tests/*/test.conf | xargs -n1 dirname | xargs -n1 basename)
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine
