@@ -70,7 +70,7 @@ accel=tcg
 # UL_BOOT_RC to the sentinel's rc, "none" when there was none, "cut".
 # Returns 0 when UL_BOOT_RC is 0 or cut.
 ul_boot() {
-	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited tailpid=
+	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited
 	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
 	local qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 -m "$MEM"
 		-display none -monitor none -no-reboot
@@ -90,10 +90,6 @@ ul_boot() {
 	} > "$logs/$test$tag.qemu"
 	chmod +x "$logs/$test$tag.qemu"
 	: > "$bout"
-	if [ "${UL_LIVE:-0}" = 1 ]; then
-		tail -n +1 -f "$bout" | tr -d '\r' &
-		tailpid=$!
-	fi
 	if [ -n "$cut" ]; then
 		"${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
 		pid=$!
@@ -108,12 +104,11 @@ ul_boot() {
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	else
-		timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 || true
-	fi
-	if [ -n "$tailpid" ]; then
-		sleep 0.3
-		kill "$tailpid" 2>/dev/null || true
-		wait "$tailpid" 2>/dev/null || true
+		timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
+		pid=$!
+		# tail --pid prints what is left and ends when QEMU has ended
+		[ "${UL_LIVE:-0}" = 1 ] && tail -n +1 --pid=$pid -f "$bout"
+		wait "$pid" || true
 	fi
 	tr -d '\r' < "$bout" > "$bout.tmp" && mv "$bout.tmp" "$bout"
 	sentinel=$(grep -a "^UNIONLITE-RESULT name=$test rc=" "$blog" | tr -d '\r' || true)
