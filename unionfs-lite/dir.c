@@ -2,11 +2,28 @@
 /*
  * unionlite: namespace operations of union directories.
  *
- * Part 1 does the operations that need no whiteout: creating objects where
- * the upper layer has no entry, and removing or renaming objects that exist
- * only in the upper layer. Everything that would have to leave a whiteout
- * or replace one returns -EXDEV; the recipes that do it with
- * RENAME_EXCHANGE come in part 2 and will live here, one function each.
+ * Operations that need no whiteout work directly in the upper layer
+ * (create in upper, remove upper-only, rename upper-only). Those that must
+ * leave a whiteout or replace one are the recipes of the cross-rename cover
+ * letter, one function each, named after the recipe (docs/recipes.md):
+ *
+ *  ul_rmdir_whiteout()		1. rmdir(P), P needs a whiteout
+ *  ul_create_over_whiteout()	2. mkdir/create/mknod/symlink/link over a
+ *				   whiteout
+ *  ul_unlink_whiteout()		unlink(P), P needs a whiteout
+ *  ul_rename_whiteout_exchange()	3. rename(P, Q), P needs a whiteout, Q
+ *				   negative
+ *  ul_rename_over_whiteout()	rename(P, Q), upper/Q a whiteout
+ *  ul_rename_over_whiteouts_dir()	4. rename(P, Q), Q empty but holding
+ *				   whiteouts in upper
+ *  ul_rename_whiteout_flag()	5. rename(P, Q), P needs a whiteout, Q
+ *				   exists
+ *
+ * Each recipe runs with the upper (and work) parents locked, looks the
+ * upper name up again under the lock and returns -ESTALE when it is not
+ * what the union dentry says. The union parents (and the victims) are held
+ * by the VFS for the whole operation, so no other unionlite operation sees
+ * the upper layer between the steps of a recipe.
  *
  * Locking
  * =======
@@ -62,9 +79,21 @@
  * second refuses with -ECHILD.
  */
 
+#include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/moduleparam.h>
 #include <linux/namei.h>
 #include "ops.h"
+
+static bool ul_naive;
+module_param_named(naive, ul_naive, bool, 0644);
+MODULE_PARM_DESC(naive,
+		 "TEST ONLY: do the whiteout recipes in several visible, non-atomic steps");
+
+static bool ul_no_rename_whiteout;
+module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);
+MODULE_PARM_DESC(no_rename_whiteout,
+		 "TEST ONLY: act as if the upper fs had no RENAME_WHITEOUT");
 
 /**
  * ul_dir_modified - a name in a union directory changed
@@ -112,10 +141,161 @@ static const struct cred *ul_override_creds_owner(struct super_block *sb)
 	return old_cred;
 }
 
+/* The name of union @dentry in the locked upper directory @upperdir. */
+static struct dentry *ul_lookup_upper(struct ul_fs *ufs,
+				      struct dentry *upperdir,
+				      const struct dentry *dentry)
+{
+	return lookup_one(ul_upper_userns(ufs), dentry->d_name.name, upperdir,
+			  dentry->d_name.len);
+}
+
+/*
+ * After a step that removed or moved away @dentry: the name looked up
+ * again (the old dentry may have been unhashed rather than made negative).
+ */
+static struct dentry *ul_relookup(struct ul_fs *ufs, struct dentry *dir,
+				  struct dentry *dentry)
+{
+	struct dentry *again;
+
+	again = lookup_one(ul_upper_userns(ufs), dentry->d_name.name, dir,
+			   dentry->d_name.len);
+	dput(dentry);
+	return again;
+}
+
+/* vfs_mkdir() may leave the new dentry unhashed: the made object. */
+static struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
+			      struct dentry *dentry)
+{
+	struct dentry *again;
+
+	if (!d_unhashed(dentry) && d_really_is_positive(dentry))
+		return dentry;
+	again = ul_relookup(ufs, dir, dentry);
+	if (!IS_ERR(again) && d_really_is_negative(again)) {
+		dput(again);
+		again = ERR_PTR(-EIO);
+	}
+	return again;
+}
+
+/*
+ * Under the parent locks, the upper name @found must still be what the
+ * union dentry said: @upper, or no object at all when @upper is NULL.
+ */
+static int ul_check_upper(struct dentry *found, struct dentry *upper,
+			  struct dentry *trap)
+{
+	if (WARN_ON(trap && found == trap))
+		return -EIO;
+	if (upper)
+		return found == upper ? 0 : -ESTALE;
+	return d_really_is_negative(found) ? 0 : -ESTALE;
+}
+
+/* Make the object @attr describes at the negative @dentry in @dir. */
+static int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
+			  struct dentry *dentry, struct ul_cattr *attr)
+{
+	if (attr->hardlink)
+		return ul_do_link(ufs, attr->hardlink, dir, dentry);
+	switch (attr->mode & S_IFMT) {
+	case S_IFREG:
+		return ul_do_create(ufs, dir, dentry, attr->mode);
+	case S_IFDIR:
+		return ul_do_mkdir(ufs, dir, dentry, attr->mode);
+	case S_IFLNK:
+		return ul_do_symlink(ufs, dir, dentry, attr->link);
+	default:
+		return ul_do_mknod(ufs, dir, dentry, attr->mode, attr->rdev);
+	}
+}
+
+static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
+{
+	return ul_do_setxattr(ufs, dir, UL_XATTR_OPAQUE, "y", 1, 0);
+}
+
+/*
+ * The old directory a recipe moved to the work dir: its whiteouts, then
+ * itself. The visible operation is done; a failure only leaves an orphan
+ * that the next mount removes.
+ */
+static void ul_remove_old_dir(struct ul_fs *ufs, struct dentry *old)
+{
+	int err;
+
+	err = ul_remove_whiteouts(ufs, old);
+	if (!err)
+		err = ul_do_rmdir(ufs, ufs->workdir, old);
+	if (err)
+		pr_warn("unionlite: %pd left in the work dir (%d)\n", old, err);
+}
+
+/*
+ * Naive mode (test only): the name is removed, then the new object made,
+ * in separate visible steps. Takes @target's reference; returns the made
+ * object in @made.
+ */
+static int ul_replace_naive(struct ul_fs *ufs, struct dentry *dir,
+			    struct dentry *target, struct ul_cattr *attr,
+			    struct dentry **made)
+{
+	int err = 0;
+
+	if (d_really_is_positive(target)) {
+		if (d_is_dir(target)) {
+			err = ul_remove_whiteouts(ufs, target);
+			if (!err)
+				err = ul_do_rmdir(ufs, dir, target);
+		} else {
+			err = ul_do_unlink(ufs, dir, target);
+		}
+		if (err)
+			goto out_dput;
+		/*
+		 * A broken union does not hold the parent across its steps
+		 * either: without this, lookups that miss the dcache would
+		 * wait on the parent's lock and never see the name absent.
+		 * The pause stands for the work a real one does in between.
+		 */
+		ul_unlock_work_upper(ufs, dir);
+		usleep_range(100, 200);
+		ul_lock_work_upper(ufs, dir);
+		target = ul_relookup(ufs, dir, target);
+		if (IS_ERR(target))
+			return PTR_ERR(target);
+	}
+	if (attr)
+		err = ul_make_object(ufs, dir, target, attr);
+	else
+		err = ul_do_whiteout(ufs, dir, target);
+	if (err)
+		goto out_dput;
+	target = ul_made(ufs, dir, target);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	if (attr && S_ISDIR(attr->mode) && !attr->hardlink) {
+		err = ul_set_opaque(ufs, target);
+		if (err)
+			goto out_dput;
+	}
+	if (made) {
+		*made = target;
+		return 0;
+	}
+out_dput:
+	dput(target);
+	return err;
+}
+
 /*
  * Recipe "create in upper": the union name is negative and so is the upper
  * name; the object is created directly in the upper parent.
  * Caller: mounter's credentials, write access, upper parent exists.
+ * Return: 0, -EAGAIN when upper/P is a whiteout, or a negative errno.
  */
 static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 {
@@ -126,55 +306,23 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 	int err;
 
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
-	newdentry = lookup_one(ul_upper_userns(ufs), dentry->d_name.name,
-			       upperdir, dentry->d_name.len);
+	newdentry = ul_lookup_upper(ufs, upperdir, dentry);
 	err = PTR_ERR(newdentry);
 	if (IS_ERR(newdentry))
 		goto out_unlock;
-	err = -EXDEV;		/* part 2: create over a whiteout */
+	err = -EAGAIN;		/* ul_create_over_whiteout() */
 	if (ul_is_whiteout(newdentry))
 		goto out_dput;
 	err = -EEXIST;
 	if (d_really_is_positive(newdentry))
 		goto out_dput;
-
-	if (attr->hardlink) {
-		err = ul_do_link(ufs, attr->hardlink, upperdir, newdentry);
-	} else {
-		switch (attr->mode & S_IFMT) {
-		case S_IFREG:
-			err = ul_do_create(ufs, upperdir, newdentry, attr->mode);
-			break;
-		case S_IFDIR:
-			err = ul_do_mkdir(ufs, upperdir, newdentry, attr->mode);
-			break;
-		case S_IFLNK:
-			err = ul_do_symlink(ufs, upperdir, newdentry,
-					    attr->link);
-			break;
-		default:
-			err = ul_do_mknod(ufs, upperdir, newdentry, attr->mode,
-					  attr->rdev);
-			break;
-		}
-	}
+	err = ul_make_object(ufs, upperdir, newdentry, attr);
 	if (err)
 		goto out_dput;
-	if (d_unhashed(newdentry) || d_really_is_negative(newdentry)) {
-		/* vfs_mkdir() may leave the dentry unhashed: look it up */
-		struct dentry *again;
-
-		again = lookup_one(ul_upper_userns(ufs), dentry->d_name.name,
-				   upperdir, dentry->d_name.len);
-		dput(newdentry);
-		newdentry = again;
-		err = PTR_ERR(again);
-		if (IS_ERR(again))
-			goto out_unlock;
-		err = -EIO;
-		if (d_really_is_negative(again))
-			goto out_dput;
-	}
+	newdentry = ul_made(ufs, upperdir, newdentry);
+	err = PTR_ERR(newdentry);
+	if (IS_ERR(newdentry))
+		goto out_unlock;
 	inode_unlock(d_inode(upperdir));
 
 	inode = ul_new_inode(dentry->d_sb, newdentry, NULL, 0);
@@ -187,6 +335,85 @@ out_dput:
 	dput(newdentry);
 out_unlock:
 	inode_unlock(d_inode(upperdir));
+	return err;
+}
+
+/*
+ * Recipe 2, mkdir(P) where upper/P is a whiteout (and the same for create,
+ * mknod, symlink and link):
+ *   make the object as work/X; a directory is marked opaque there;
+ *   exchange(work/X, upper/P); unlink(work/X), now the old whiteout.
+ * The name goes from whiteout to the complete new object in one step.
+ */
+static int ul_create_over_whiteout(struct dentry *dentry,
+				   struct ul_cattr *attr)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *target, *temp = NULL, *trap;
+	bool is_dir = !attr->hardlink && S_ISDIR(attr->mode);
+	struct inode *inode;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	target = ul_lookup_upper(ufs, upperdir, dentry);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
+		goto out_unlock;
+	err = -ESTALE;
+	if (!ul_is_whiteout(target) || WARN_ON(trap && target == trap))
+		goto out_dput_target;
+	if (READ_ONCE(ul_naive)) {
+		err = ul_replace_naive(ufs, upperdir, target, attr, &temp);
+		target = NULL;
+		if (err)
+			goto out_unlock;
+		goto out_instantiate;
+	}
+
+	temp = ul_lookup_temp(ufs);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	err = ul_make_object(ufs, wdir, temp, attr);
+	if (err)
+		goto out_dput_temp;
+	temp = ul_made(ufs, wdir, temp);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	if (is_dir) {
+		err = ul_set_opaque(ufs, temp);
+		if (err)
+			goto out_cleanup_temp;
+	}
+	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
+	if (err)
+		goto out_cleanup_temp;
+	/* target is work/X now: the old whiteout */
+	ul_cleanup(ufs, wdir, target);
+	dput(target);
+	target = NULL;
+
+out_instantiate:
+	ul_unlock_work_upper(ufs, upperdir);
+	/* a whiteout hides a lower name: removing this needs one again */
+	inode = ul_new_inode(dentry->d_sb, temp, NULL,
+			     BIT(UL_LOWER_NAME) | (is_dir ? BIT(UL_OPAQUE) : 0));
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	d_instantiate(dentry, inode);
+	return 0;
+
+out_cleanup_temp:
+	ul_cleanup(ufs, wdir, temp);
+out_dput_temp:
+	dput(temp);
+out_dput_target:
+	dput(target);
+out_unlock:
+	ul_unlock_work_upper(ufs, upperdir);
 	return err;
 }
 
@@ -216,6 +443,8 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	if (IS_ERR(old_cred))
 		goto out_drop_write;
 	err = ul_create_upper(dentry, attr);
+	if (err == -EAGAIN)
+		err = ul_create_over_whiteout(dentry, attr);
 	revert_creds(old_cred);
 	if (!err)
 		ul_dir_modified(d_inode(dentry->d_parent));
@@ -275,20 +504,15 @@ static int ul_link(struct dentry *old, struct inode *dir,
  * Recipe "remove upper-only": the object exists only in the upper layer
  * and no lower name is behind it; it is removed from the upper parent.
  */
-static int ul_remove_upper(struct dentry *dentry, bool is_dir)
+static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
+			   bool is_dir)
 {
-	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *upper = ul_dentry_upper(dentry);
-	const struct cred *old_cred;
 	int err;
 
 	if (WARN_ON(!upper || !upperdir))
 		return -EIO;
-	err = ul_want_write(dentry->d_sb);
-	if (err)
-		return err;
-	old_cred = ul_override_creds(dentry->d_sb);
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
 	err = -ESTALE;
 	if (upper->d_parent != upperdir || d_unhashed(upper))
@@ -299,83 +523,420 @@ static int ul_remove_upper(struct dentry *dentry, bool is_dir)
 		err = ul_do_unlink(ufs, upperdir, upper);
 out_unlock:
 	inode_unlock(d_inode(upperdir));
+	return err;
+}
+
+/*
+ * Recipe 1, rmdir(P) where P needs a whiteout:
+ *   create-whiteout(work/X); exchange(work/X, upper/P);
+ *   remove the whiteouts in work/X (the old directory); rmdir(work/X).
+ * P only in lower (no upper/P):
+ *   create-whiteout(work/X); rename(work/X, upper/P).
+ */
+static int ul_rmdir_whiteout(struct ul_fs *ufs, struct dentry *dentry)
+{
+	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
+	struct dentry *upper = ul_dentry_upper(dentry);
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *target, *temp, *trap;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	target = ul_lookup_upper(ufs, upperdir, dentry);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
+		goto out_unlock;
+	err = ul_check_upper(target, upper, trap);
+	if (err)
+		goto out_dput_target;
+	if (READ_ONCE(ul_naive)) {
+		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
+		goto out_unlock;
+	}
+
+	temp = ul_lookup_temp(ufs);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	err = ul_do_whiteout(ufs, wdir, temp);
+	if (err)
+		goto out_dput_temp;
+	if (!upper) {
+		err = ul_do_rename(ufs, wdir, temp, upperdir, target, 0);
+		if (err)
+			goto out_cleanup_temp;
+		goto out_dput_temp;
+	}
+	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
+	if (err)
+		goto out_cleanup_temp;
+	/* target is work/X now: the old directory */
+	ul_remove_old_dir(ufs, target);
+	goto out_dput_temp;
+
+out_cleanup_temp:
+	ul_cleanup(ufs, wdir, temp);
+out_dput_temp:
+	dput(temp);
+out_dput_target:
+	dput(target);
+out_unlock:
+	ul_unlock_work_upper(ufs, upperdir);
+	return err;
+}
+
+/*
+ * unlink(P) of a non-directory where P needs a whiteout:
+ *   create-whiteout(work/X); rename(work/X, upper/P).
+ * The rename replaces upper/P (or fills the negative name) in one step:
+ * rename(2) never shows the target name absent.
+ */
+static int ul_unlink_whiteout(struct ul_fs *ufs, struct dentry *dentry)
+{
+	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
+	struct dentry *upper = ul_dentry_upper(dentry);
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *target, *temp, *trap;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	target = ul_lookup_upper(ufs, upperdir, dentry);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
+		goto out_unlock;
+	err = ul_check_upper(target, upper, trap);
+	if (err)
+		goto out_dput_target;
+	if (READ_ONCE(ul_naive)) {
+		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
+		goto out_unlock;
+	}
+
+	temp = ul_lookup_temp(ufs);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	err = ul_do_whiteout(ufs, wdir, temp);
+	if (err)
+		goto out_dput_temp;
+	err = ul_do_rename(ufs, wdir, temp, upperdir, target, 0);
+	if (err)
+		ul_cleanup(ufs, wdir, temp);
+out_dput_temp:
+	dput(temp);
+out_dput_target:
+	dput(target);
+out_unlock:
+	ul_unlock_work_upper(ufs, upperdir);
+	return err;
+}
+
+static int ul_remove(struct dentry *dentry, bool is_dir)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct ul_fs *ufs = UL_FS(sb);
+	bool whiteout = ul_has_lower_name(dentry);
+	const struct cred *old_cred;
+	int err;
+
+	if (whiteout && is_dir) {
+		err = ul_check_empty(dentry);
+		if (err)
+			return err;
+	}
+	err = ul_want_write(sb);
+	if (err)
+		return err;
+	if (whiteout) {
+		err = ul_copy_up(dentry->d_parent);
+		if (err)
+			goto out_drop_write;
+	}
+	old_cred = ul_override_creds(sb);
+	if (!whiteout)
+		err = ul_remove_upper(ufs, dentry, is_dir);
+	else if (is_dir)
+		err = ul_rmdir_whiteout(ufs, dentry);
+	else
+		err = ul_unlink_whiteout(ufs, dentry);
 	revert_creds(old_cred);
-	ul_drop_write(dentry->d_sb);
 	if (!err) {
 		ul_copyattr(d_inode(dentry));
 		if (is_dir)
 			clear_nlink(d_inode(dentry));
 		ul_dir_modified(d_inode(dentry->d_parent));
 	}
+out_drop_write:
+	ul_drop_write(sb);
 	return err;
 }
 
 static int ul_unlink(struct inode *dir, struct dentry *dentry)
 {
-	if (ul_has_lower_name(dentry))
-		return -EXDEV;	/* part 2: unlink leaving a whiteout */
-	return ul_remove_upper(dentry, false);
+	return ul_remove(dentry, false);
 }
 
 static int ul_rmdir(struct inode *dir, struct dentry *dentry)
 {
+	return ul_remove(dentry, true);
+}
+
+/* The upper parents and objects of one rename, locked by the caller. */
+struct ul_rename_ctx {
+	struct ul_fs *ufs;
+	struct dentry *old;
+	struct dentry *olddir;
+	struct dentry *oldupper;
+	struct dentry *newdir;
+	struct dentry *newupper;
+};
+
+/*
+ * Naive mode (test only): unlink the whiteout at Q, rename, then make the
+ * whiteout at P, each a visible step.
+ */
+static int ul_rename_naive(struct ul_rename_ctx *rc)
+{
+	struct dentry *wh;
 	int err;
 
-	if (ul_has_lower_name(dentry)) {
-		err = ul_check_empty(dentry);
-		return err ? err : -EXDEV; /* part 2: rmdir leaving a whiteout */
+	if (ul_is_whiteout(rc->newupper)) {
+		err = ul_do_unlink(rc->ufs, rc->newdir, rc->newupper);
+		if (err)
+			return err;
+		rc->newupper = ul_relookup(rc->ufs, rc->newdir, rc->newupper);
+		if (IS_ERR(rc->newupper)) {
+			err = PTR_ERR(rc->newupper);
+			rc->newupper = NULL;
+			return err;
+		}
 	}
-	return ul_remove_upper(dentry, true);
+	err = ul_do_rename(rc->ufs, rc->olddir, rc->oldupper, rc->newdir,
+			   rc->newupper, 0);
+	if (err)
+		return err;
+	if (!ul_has_lower_name(rc->old))
+		return 0;
+	/* upper/P is absent now */
+	wh = ul_lookup_upper(rc->ufs, rc->olddir, rc->old);
+	if (IS_ERR(wh))
+		return PTR_ERR(wh);
+	if (d_really_is_negative(wh))
+		err = ul_do_whiteout(rc->ufs, rc->olddir, wh);
+	dput(wh);
+	return err;
 }
 
 /*
- * Recipe "rename upper-only": source (and target, if any) exist only in
- * the upper layer; the upper objects are renamed with the same flags.
+ * Recipe 3, rename(P, Q) where P needs a whiteout and upper/Q is negative:
+ *   create-whiteout(upper/Q); exchange(upper/P, upper/Q).
+ * When upper/Q is a whiteout already, the first step is done. Needs
+ * RENAME_EXCHANGE only, not RENAME_WHITEOUT.
  */
-static int ul_rename_upper(struct dentry *old, struct dentry *new,
-			   unsigned int flags)
+static int ul_rename_whiteout_exchange(struct ul_rename_ctx *rc)
 {
-	struct ul_fs *ufs = UL_FS(old->d_sb);
-	struct dentry *olddir = ul_dentry_upper(old->d_parent);
-	struct dentry *newdir = ul_dentry_upper(new->d_parent);
-	struct dentry *oldupper = ul_dentry_upper(old);
-	struct dentry *newupper, *trap;
+	bool made = false;
 	int err;
 
-	if (WARN_ON(!olddir || !newdir || !oldupper))
-		return -EIO;
-	trap = lock_rename(newdir, olddir);
-	err = -ESTALE;
-	if (oldupper->d_parent != olddir || d_unhashed(oldupper))
-		goto out_unlock;
-	newupper = lookup_one(ul_upper_userns(ufs), new->d_name.name, newdir,
-			      new->d_name.len);
-	err = PTR_ERR(newupper);
-	if (IS_ERR(newupper))
-		goto out_unlock;
-	if (d_really_is_positive(new)) {
-		err = -ESTALE;
-		if (newupper != ul_dentry_upper(new))
-			goto out_dput;
-	} else {
-		err = -EXDEV;	/* part 2: rename over a whiteout */
-		if (ul_is_whiteout(newupper))
-			goto out_dput;
-		err = -ESTALE;
-		if (d_really_is_positive(newupper))
-			goto out_dput;
+	if (d_really_is_negative(rc->newupper)) {
+		err = ul_do_whiteout(rc->ufs, rc->newdir, rc->newupper);
+		if (err)
+			return err;
+		made = true;
 	}
+	err = ul_do_rename(rc->ufs, rc->olddir, rc->oldupper, rc->newdir,
+			   rc->newupper, RENAME_EXCHANGE);
+	if (err && made)
+		ul_cleanup(rc->ufs, rc->newdir, rc->newupper);
+	return err;
+}
+
+/*
+ * rename(P, Q) where P needs no whiteout and upper/Q is a whiteout:
+ *   exchange(upper/P, upper/Q); unlink(upper/P), now the old whiteout.
+ * Q goes from whiteout to P's object in one step (a directory cannot be
+ * renamed over the whiteout's character device).
+ */
+static int ul_rename_over_whiteout(struct ul_rename_ctx *rc)
+{
+	int err;
+
+	err = ul_do_rename(rc->ufs, rc->olddir, rc->oldupper, rc->newdir,
+			   rc->newupper, RENAME_EXCHANGE);
+	if (!err)
+		ul_cleanup(rc->ufs, rc->olddir, rc->newupper);
+	return err;
+}
+
+static bool ul_can_rename_whiteout(struct ul_fs *ufs)
+{
+	if (ufs->rename_whiteout && !READ_ONCE(ul_no_rename_whiteout))
+		return true;
+	pr_info_once("unionlite: upper fs has no RENAME_WHITEOUT: rename over an existing name that must leave a whiteout returns EXDEV\n");
+	return false;
+}
+
+/*
+ * Recipe 5, rename(P, Q) where P needs a whiteout and upper/Q exists:
+ *   rename(upper/P, upper/Q, RENAME_WHITEOUT).
+ * The caller has checked ul_can_rename_whiteout(); without it, EXDEV.
+ */
+static int ul_rename_whiteout_flag(struct ul_rename_ctx *rc)
+{
+	return ul_do_rename(rc->ufs, rc->olddir, rc->oldupper, rc->newdir,
+			    rc->newupper, RENAME_WHITEOUT);
+}
+
+/*
+ * Recipe 4, first part, rename(P, Q) where Q is a directory that is empty
+ * in the union but may hold whiteouts in upper:
+ *   mkdir(work/X); mark it opaque; exchange(work/X, upper/Q);
+ *   remove the whiteouts in work/X (the old Q); rmdir(work/X).
+ * ul_rename_upper() then does the last step, rename(P, Q), over the empty
+ * opaque directory. Q stays an empty directory in the union throughout.
+ *
+ * Return: the directory at upper/Q now (a reference) or an ERR_PTR.
+ */
+static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
+						   struct dentry *new)
+{
+	struct dentry *upperdir = ul_dentry_upper(new->d_parent);
+	struct dentry *upper = ul_dentry_upper(new);
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *target, *temp, *trap;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	target = ul_lookup_upper(ufs, upperdir, new);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
+		goto out_unlock;
+	err = ul_check_upper(target, upper, trap);
+	if (err)
+		goto out_dput_target;
+	if (READ_ONCE(ul_naive)) {
+		/* the whiteouts go in place: lower names show up for a while */
+		err = ul_remove_whiteouts(ufs, target);
+		if (err)
+			goto out_dput_target;
+		ul_unlock_work_upper(ufs, upperdir);
+		return target;
+	}
+
+	temp = ul_lookup_temp(ufs);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	err = ul_do_mkdir(ufs, wdir, temp, d_inode(target)->i_mode);
+	if (err)
+		goto out_dput_temp;
+	temp = ul_made(ufs, wdir, temp);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_dput_target;
+	err = ul_set_opaque(ufs, temp);
+	if (err)
+		goto out_cleanup_temp;
+	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
+	if (err)
+		goto out_cleanup_temp;
+	/* target is work/X now: the old Q */
+	ul_remove_old_dir(ufs, target);
+	dput(target);
+	ul_unlock_work_upper(ufs, upperdir);
+	return temp;
+
+out_cleanup_temp:
+	ul_cleanup(ufs, wdir, temp);
+out_dput_temp:
+	dput(temp);
+out_dput_target:
+	dput(target);
+out_unlock:
+	ul_unlock_work_upper(ufs, upperdir);
+	return ERR_PTR(err);
+}
+
+/*
+ * Rename in the upper layer, choosing the recipe. @expect is the object
+ * upper/Q must be when the union target is positive (NULL: none, Q is
+ * lower-only). On success *@q_lower says whether a lower name is behind Q
+ * and *@opaqued whether P was marked opaque on the way.
+ */
+static int ul_rename_upper(struct dentry *old, struct dentry *new,
+			   unsigned int flags, struct dentry *expect,
+			   bool *q_lower, bool *opaqued)
+{
+	struct ul_fs *ufs = UL_FS(old->d_sb);
+	struct ul_rename_ctx rc = {
+		.ufs		= ufs,
+		.old		= old,
+		.olddir		= ul_dentry_upper(old->d_parent),
+		.oldupper	= ul_dentry_upper(old),
+		.newdir		= ul_dentry_upper(new->d_parent),
+	};
+	bool exchange = flags & RENAME_EXCHANGE;
+	bool p_lower = ul_has_lower_name(old);
+	bool q_neg, q_wh;
+	struct dentry *trap;
+	int err;
+
+	if (WARN_ON(!rc.olddir || !rc.newdir || !rc.oldupper))
+		return -EIO;
+	trap = lock_rename(rc.newdir, rc.olddir);
+	err = -ESTALE;
+	if (rc.oldupper->d_parent != rc.olddir || d_unhashed(rc.oldupper))
+		goto out_unlock;
+	rc.newupper = ul_lookup_upper(ufs, rc.newdir, new);
+	err = PTR_ERR(rc.newupper);
+	if (IS_ERR(rc.newupper))
+		goto out_unlock;
+	q_wh = ul_is_whiteout(rc.newupper);
+	q_neg = d_really_is_negative(rc.newupper);
+	if (d_really_is_positive(new))
+		err = ul_check_upper(rc.newupper, expect, NULL);
+	else
+		err = q_neg || q_wh ? 0 : -ESTALE;
+	if (err)
+		goto out_dput;
 	err = -EINVAL;
-	if (oldupper == trap)
+	if (rc.oldupper == trap)
 		goto out_dput;
 	err = -ENOTEMPTY;
-	if (newupper == trap)
+	if (rc.newupper == trap)
 		goto out_dput;
-	err = ul_do_rename(ufs, olddir, oldupper, newdir, newupper, flags);
+
+	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
+	if (!exchange && *q_lower && d_is_dir(old) &&
+	    !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
+		/* P lands over a lower name: lower Q must stay hidden */
+		err = ul_set_opaque(ufs, rc.oldupper);
+		if (err)
+			goto out_dput;
+		*opaqued = true;
+	}
+
+	if (exchange)
+		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
+				   rc.newupper, RENAME_EXCHANGE);
+	else if (READ_ONCE(ul_naive) && (p_lower || q_wh))
+		err = ul_rename_naive(&rc);
+	else if (p_lower && (q_neg || q_wh))
+		err = ul_rename_whiteout_exchange(&rc);
+	else if (q_wh)
+		err = ul_rename_over_whiteout(&rc);
+	else if (q_neg)
+		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
+				   rc.newupper, flags & RENAME_NOREPLACE);
+	else if (p_lower)
+		err = ul_rename_whiteout_flag(&rc);
+	else
+		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
+				   rc.newupper, 0);
 out_dput:
-	dput(newupper);
+	dput(rc.newupper);
 out_unlock:
-	unlock_rename(newdir, olddir);
+	unlock_rename(rc.newdir, rc.olddir);
 	return err;
 }
 
@@ -384,30 +945,71 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 		     struct dentry *new, unsigned int flags)
 {
 	struct super_block *sb = old->d_sb;
+	bool exchange = flags & RENAME_EXCHANGE;
+	bool new_pos = d_really_is_positive(new);
+	bool p_lower = ul_has_lower_name(old);
+	bool q_lower = new_pos && ul_has_lower_name(new);
+	bool replaced = new_pos && !exchange;
+	struct dentry *expect = NULL, *emptied = NULL;
 	const struct cred *old_cred;
-	bool replaced;
+	bool opaqued = false;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
-	/* part 2: renames that leave or replace a whiteout */
-	if (ul_has_lower_name(old))
+	/* no redirects: a directory that exists in lower does not move */
+	if (d_is_dir(old) && ul_dentry_lower(old))
 		return -EXDEV;
-	if (d_really_is_positive(new) && ul_has_lower_name(new))
+	if (exchange && ((d_is_dir(new) && (ul_dentry_lower(new) || p_lower)) ||
+			 (d_is_dir(old) && q_lower)))
+		return -EXDEV;
+	if (replaced && d_is_dir(new)) {
+		err = ul_check_empty(new);
+		if (err)
+			return err;
+	}
+	if (replaced && p_lower && ul_dentry_upper(new) &&
+	    !ul_can_rename_whiteout(UL_FS(sb)))
 		return -EXDEV;
 
-	replaced = d_really_is_positive(new) && !(flags & RENAME_EXCHANGE);
 	err = ul_want_write(sb);
 	if (err)
 		return err;
-	err = ul_copy_up(new->d_parent);
+	err = ul_copy_up(old->d_parent);
+	if (!err)
+		err = ul_copy_up(new->d_parent);
+	if (!err)
+		err = ul_copy_up(old);
+	if (!err && exchange)
+		err = ul_copy_up(new);
 	if (err)
 		goto out_drop_write;
+
 	old_cred = ul_override_creds(sb);
-	err = ul_rename_upper(old, new, flags);
+	if (new_pos)
+		expect = ul_dentry_upper(new);
+	if (replaced && d_is_dir(new) && ul_dentry_lower(new) && expect) {
+		emptied = ul_rename_over_whiteouts_dir(UL_FS(sb), new);
+		err = PTR_ERR(emptied);
+		if (IS_ERR(emptied))
+			goto out_revert;
+		expect = emptied;
+	}
+	err = ul_rename_upper(old, new, flags, expect, &q_lower, &opaqued);
+	dput(emptied);
+out_revert:
 	revert_creds(old_cred);
 	if (err)
 		goto out_drop_write;
+
+	if (exchange) {
+		assign_bit(UL_LOWER_NAME, &UL_E(old)->flags, q_lower);
+		assign_bit(UL_LOWER_NAME, &UL_E(new)->flags, p_lower);
+	} else {
+		assign_bit(UL_LOWER_NAME, &UL_E(old)->flags, q_lower);
+		if (opaqued)
+			set_bit(UL_OPAQUE, &UL_E(old)->flags);
+	}
 	ul_dir_modified(olddir);
 	if (newdir != olddir)
 		ul_dir_modified(newdir);

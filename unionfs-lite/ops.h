@@ -43,6 +43,7 @@ void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp);
 struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
 void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
 int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count);
+int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir);
 
 /* super.c */
 const struct cred *ul_override_creds(struct super_block *sb);

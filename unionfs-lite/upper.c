@@ -23,6 +23,7 @@
 
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/list_sort.h>
 #include <linux/moduleparam.h>
 #include <linux/namei.h>
 #include <linux/sizes.h>
@@ -589,6 +590,99 @@ static bool ul_collect_name(struct dir_context *ctx, const char *name,
 	n->name[len] = '\0';
 	list_add_tail(&n->next, &nc->names);
 	return true;
+}
+
+/* Read the names in @dir (not locked) into @nc. */
+static int ul_read_names(struct ul_fs *ufs, struct dentry *dir,
+			 struct ul_name_ctx *nc)
+{
+	struct path path = { .mnt = ufs->upper_mnt, .dentry = dir };
+	struct file *file;
+	int err;
+
+	file = dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	do {
+		loff_t pos = nc->ctx.pos;
+
+		err = iterate_dir(file, &nc->ctx);
+		if (!err && nc->err)
+			err = nc->err;
+		if (!err && pos == nc->ctx.pos)
+			break;
+	} while (!err);
+	fput(file);
+	return err;
+}
+
+static int ul_name_cmp(void *priv, const struct list_head *a,
+		       const struct list_head *b)
+{
+	const struct ul_name *na = list_entry(a, struct ul_name, next);
+	const struct ul_name *nb = list_entry(b, struct ul_name, next);
+
+	return strcmp(na->name, nb->name);
+}
+
+static void ul_free_names(struct ul_name_ctx *nc)
+{
+	struct ul_name *n, *tmp;
+
+	list_for_each_entry_safe(n, tmp, &nc->names, next)
+		kfree(n);
+}
+
+/**
+ * ul_remove_whiteouts - remove the whiteouts a directory holds
+ * @ufs: the union
+ * @dir: a directory of the upper layer or the work dir; the caller holds
+ *	the i_rwsem of its parent, not of @dir
+ *
+ * Used on the old directory a recipe has just moved into the work dir
+ * (and, in naive mode, in place in the upper layer). Every entry must be a
+ * whiteout; the first one that is not stops the removal. The names are
+ * removed in sorted order, so the trace does not depend on the upper
+ * filesystem's directory hash.
+ *
+ * Return: 0, -ENOTEMPTY when @dir holds something else, or another
+ * negative errno.
+ */
+int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir)
+{
+	struct ul_name_ctx nc = {
+		.ctx.actor = ul_collect_name,
+		.names = LIST_HEAD_INIT(nc.names),
+	};
+	struct dentry *child;
+	struct ul_name *n;
+	int err;
+
+	err = ul_read_names(ufs, dir, &nc);
+	if (err)
+		goto out_free;
+	list_sort(NULL, &nc.names, ul_name_cmp);
+	inode_lock_nested(d_inode(dir), I_MUTEX_CHILD);
+	list_for_each_entry(n, &nc.names, next) {
+		child = lookup_one(ul_upper_userns(ufs), n->name, dir, n->len);
+		if (IS_ERR(child)) {
+			err = PTR_ERR(child);
+			break;
+		}
+		if (d_really_is_positive(child)) {
+			if (ul_is_whiteout(child))
+				err = ul_do_unlink(ufs, dir, child);
+			else
+				err = -ENOTEMPTY;
+		}
+		dput(child);
+		if (err)
+			break;
+	}
+	inode_unlock(d_inode(dir));
+out_free:
+	ul_free_names(&nc);
+	return err;
 }
 
 #define UL_CLEAN_MAX_DEPTH	8

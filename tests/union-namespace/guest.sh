@@ -1,7 +1,8 @@
 # Namespace operations that need no whiteout, on ext4 and ext2 uppers:
 # create, mkdir, mknod, symlink, link, unlink, rmdir of upper-only objects,
-# rename (0, NOREPLACE, EXCHANGE) of upper-only objects; the operations
-# that would need a whiteout return EXDEV (part 1); the trace lines.
+# rename (0, NOREPLACE, EXCHANGE) of upper-only objects; then a sequence
+# of operations that need a whiteout (the recipes of docs/recipes.md,
+# shown one by one in tests/recipe-*); the trace lines.
 . /tests/union-lib/union.sh
 ul_load trace=1 || exit 1
 ul_mount_disks || exit 1
@@ -48,7 +49,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul-union-sys rename m/da lo/da
 	ul-union-sys rename -w m/a3 m/w
 	ul_trace_lines
-	echo "## need a whiteout: EXDEV in part 1"
+	echo "## need a whiteout: the recipes"
 	ul-union-sys unlink m/lf
 	ul-union-sys rmdir emptylow
 	ul-union-sys rmdir full

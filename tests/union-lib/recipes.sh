@@ -1,0 +1,102 @@
+# Sourced by the recipe-* guest scripts (busybox sh): one scenario per
+# whiteout recipe (docs/recipes.md), each on a fresh ext4 and ext2 upper.
+# For each: the upper layer before, the operation's outcome (ok / errno),
+# the exact trace of upper/work changes, the union and upper after, then a
+# remount (the view must not change) and the work dir after umount.
+. /tests/union-lib/union.sh
+
+# rc_setup SCENARIO L U: the layers of one scenario
+rc_setup() {
+	local L=$2 U=$3
+	case $1 in
+	rmdir-merged)	# P merged, empty in the union, whiteouts in upper
+		mkdir -p $L/P $U/P; echo l >$L/P/x; echo l >$L/P/y
+		mknod $U/P/x c 0 0; mknod $U/P/y c 0 0 ;;
+	rmdir-lower)	# P only in lower, empty
+		mkdir $L/P ;;
+	mkdir-over-whiteout|create-over-whiteout|symlink-over-whiteout|mknod-over-whiteout|link-over-whiteout)
+		mkdir $L/P; echo l >$L/P/x; mknod $U/P c 0 0; echo u >$U/f ;;
+	unlink-lower)	# P only in lower
+		echo l >$L/P ;;
+	unlink-upper)	# upper P over lower P
+		echo l >$L/P; echo u >$U/P ;;
+	rename-negative|rename-noreplace)	# recipe 3: P lower-only, Q nowhere
+		echo l >$L/P ;;
+	rename-onto-whiteout)	# recipe 3: P lower-only, upper/Q a whiteout
+		echo l >$L/P; echo l >$L/Q; mknod $U/Q c 0 0 ;;
+	rename-upper-onto-whiteout)	# P upper-only dir, upper/Q whiteout over lower dir
+		mkdir $U/P; echo u >$U/P/z; mkdir $L/Q; echo l >$L/Q/x
+		mknod $U/Q c 0 0 ;;
+	noreplace-onto-whiteout)	# P upper-only, upper/Q a whiteout
+		echo u >$U/P; echo l >$L/Q; mknod $U/Q c 0 0 ;;
+	rename-dir-over-whiteouts)	# recipe 4: P upper-only dir, Q merged empty
+		mkdir $U/P; echo u >$U/P/z
+		mkdir $L/Q $U/Q; echo l >$L/Q/x; mknod $U/Q/x c 0 0 ;;
+	rename-existing)	# recipe 5: P lower-only, Q in upper over lower
+		echo l >$L/P; echo l >$L/Q; echo u >$U/Q ;;
+	exchange)	# RENAME_EXCHANGE of two lower files
+		echo lp >$L/P; echo lq >$L/Q ;;
+	rename-lower-dir)	# a directory that exists in lower: EXDEV
+		mkdir $L/P; echo l >$L/P/x ;;
+	esac
+}
+
+# rc_op SCENARIO: the operation, in $UL_MNT
+rc_op() {
+	case $1 in
+	rmdir-*)			ul-union-sys rmdir P ;;
+	mkdir-over-whiteout)		ul-union-sys mkdir P 755 ;;
+	create-over-whiteout)		ul-union-sys creat P 644 ;;
+	symlink-over-whiteout)		ul-union-sys symlink f P ;;
+	mknod-over-whiteout)		ul-union-sys mknod P p 0 0 644 ;;
+	link-over-whiteout)		ul-union-sys link f P ;;
+	unlink-*)			ul-union-sys unlink P ;;
+	rename-noreplace|noreplace-*)	ul-union-sys rename -n P Q ;;
+	exchange)			ul-union-sys rename -x P Q ;;
+	rename-lower-dir)		ul-union-sys rename P Q ;;
+	rename-*)			ul-union-sys rename P Q ;;
+	esac
+}
+
+# rc_scenario BASE SCENARIO: prints everything; the trace also in
+# /tmp/trace.SCENARIO.FSTYPE
+rc_scenario() {
+	local base=$1 s=$2 L=$1/lower U=$1/upper fs
+	fs=$(ul_fstype $base)
+	echo "### $s on $fs"
+	ul_layers $base
+	rc_setup $s $L $U
+	echo "## upper before"
+	ul_tree $U
+	ul_mount $base || return 1
+	cd $UL_MNT
+	dmesg -c >/dev/null
+	echo "## $s: $(rc_op $s)"
+	ul_trace_lines | tee /tmp/trace.$s.$fs
+	cd /
+	echo "## union"
+	ul_tree $UL_MNT >/tmp/view.$s
+	cat /tmp/view.$s
+	echo "## upper after"
+	ul_tree $U
+	ul_umount || return 1
+	ul_work $base
+	ul_mount $base || return 1
+	ul_tree $UL_MNT | cmp -s - /tmp/view.$s && echo "remount: same view" ||
+		echo "remount: VIEW CHANGED"
+	ul_umount || return 1
+	ul_work $base
+}
+
+# rc_main SCENARIO...: every scenario on the ext4 and the ext2 upper
+rc_main() {
+	local base s rc=0
+	ul_mount_disks || return 1
+	for base in $UL_EXT4 $UL_EXT2; do
+		for s in "$@"; do
+			rc_scenario $base $s || rc=1
+		done
+	done
+	ul_umount_disks || rc=1
+	return $rc
+}
