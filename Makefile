@@ -8,6 +8,7 @@
 #   make check           checkpatch --strict, sparse (C=2) and W=1
 #   make bench           benchmarks: unionlite against overlayfs
 #   make soak            the long runs (tests with KIND=soak)
+#   make crash-soak N=1000   N power cuts and their summary
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -15,7 +16,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench soak
+.PHONY: all demo test shell check clean kernels bench soak crash-soak
 
 all: test
 
@@ -30,6 +31,12 @@ bench:
 
 soak:
 	@qemu-boot/test.sh $$(grep -l '^KIND=soak' tests/*/test.conf | xargs -n1 dirname | xargs -n1 basename)
+
+# make crash-soak N=1000: N power cuts of crash-soak and their summary
+N ?= 1000
+crash-soak:
+	@UL_CRASH_CUTS=$(N) VARIANTS=base qemu-boot/test.sh crash-soak; rc=$$?; \
+	tail -3 build/logs/base/crash-soak.cuts; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine
