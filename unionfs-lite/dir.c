@@ -513,6 +513,12 @@ static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
 
 	if (WARN_ON(!upper || !upperdir))
 		return -EIO;
+	/*
+	 * Our own reference for the call: with only the union inode's,
+	 * d_delete() would make upper negative under the feet of anyone
+	 * still using the union inode (an open file, a getxattr in flight).
+	 */
+	dget(upper);
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
 	err = -ESTALE;
 	if (upper->d_parent != upperdir || d_unhashed(upper))
@@ -523,6 +529,7 @@ static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
 		err = ul_do_unlink(ufs, upperdir, upper);
 out_unlock:
 	inode_unlock(d_inode(upperdir));
+	dput(upper);
 	return err;
 }
 

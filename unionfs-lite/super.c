@@ -19,6 +19,11 @@
 
 static struct kmem_cache *ul_inode_cachep;
 
+static bool ul_skip_work_cleanup;
+module_param_named(skip_work_cleanup, ul_skip_work_cleanup, bool, 0644);
+MODULE_PARM_DESC(skip_work_cleanup,
+		 "test only: leave what a crash left in the work dir at mount (a broken variant the crash tests must catch)");
+
 /**
  * ul_override_creds - run with the mounter's credentials
  * @sb: the union super block
@@ -382,7 +387,10 @@ static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
 	}
 	ufs->workdir = work;
 
-	if (!created) {
+	if (!created && READ_ONCE(ul_skip_work_cleanup)) {
+		pr_warn("unionlite: test mode skip_work_cleanup: %s/" UL_WORK_NAME " not emptied\n",
+			ufs->config.workdir);
+	} else if (!created) {
 		err = ul_clean_workdir(ufs, &count);
 		if (count)
 			pr_info("unionlite: removed %lu stale objects from %s/" UL_WORK_NAME "\n",

@@ -21,6 +21,7 @@
  * setxattr via notify_change().
  */
 
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/list_sort.h>
@@ -35,6 +36,16 @@
 static bool ul_trace;
 module_param_named(trace, ul_trace, bool, 0644);
 MODULE_PARM_DESC(trace, "log one line per change of the upper layer");
+
+static bool ul_step_sync;
+module_param_named(step_sync, ul_step_sync, bool, 0644);
+MODULE_PARM_DESC(step_sync,
+		 "test only: commit the upper filesystem after every step, so that a power cut can fall between two steps of a recipe");
+
+static unsigned int ul_step_pause_ms;
+module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
+MODULE_PARM_DESC(step_pause_ms,
+		 "test only: sleep this long after every step (widens the windows between the steps of a recipe)");
 
 /* Where a real dentry lives, relative to the layer roots: "upper/a/b". */
 static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
@@ -72,16 +83,33 @@ out_free:
 	return ret;
 }
 
-/* Log one trace line and free the paths; no-op when tracing was off. */
-static void ul_trace_log(const char *op, char *p1, const char *p2, int err)
+/*
+ * The end of every step: log one trace line and free the paths (no line
+ * when tracing was off). With step_sync, a step that changed the layer is
+ * then made durable (a journal commit on ext4) before the next one
+ * starts: without it, the steps of one recipe usually reach the disk in
+ * one transaction and a power cut never falls between them; the crash
+ * tests set it to test the states in between, and step_pause_ms to make
+ * the time between two steps a large part of the whole.
+ */
+static void ul_step_end(struct ul_fs *ufs, const char *op, char *p1,
+			const char *p2, int err)
 {
-	if (!p1)
+	struct super_block *sb = ufs->upper_mnt->mnt_sb;
+
+	if (p1) {
+		if (p2)
+			pr_info("unionlite: %s %s %s = %d\n", op, p1, p2, err);
+		else
+			pr_info("unionlite: %s %s = %d\n", op, p1, err);
+		kfree(p1);
+	}
+	if (err)
 		return;
-	if (p2)
-		pr_info("unionlite: %s %s %s = %d\n", op, p1, p2, err);
-	else
-		pr_info("unionlite: %s %s = %d\n", op, p1, err);
-	kfree(p1);
+	if (READ_ONCE(ul_step_sync) && sb->s_op->sync_fs)
+		sb->s_op->sync_fs(sb, 1);
+	if (READ_ONCE(ul_step_pause_ms))
+		msleep(READ_ONCE(ul_step_pause_ms));
 }
 
 /**
@@ -101,7 +129,7 @@ int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 
 	err = vfs_create(ul_upper_userns(ufs), d_inode(dir), dentry,
 			 (mode & S_IALLUGO) | S_IFREG, true);
-	ul_trace_log("create", p, NULL, err);
+	ul_step_end(ufs, "create", p, NULL, err);
 	return err;
 }
 
@@ -122,7 +150,7 @@ int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 
 	err = vfs_mkdir(ul_upper_userns(ufs), d_inode(dir), dentry,
 			mode & (0777 | S_ISVTX));
-	ul_trace_log("mkdir", p, NULL, err);
+	ul_step_end(ufs, "mkdir", p, NULL, err);
 	return err;
 }
 
@@ -143,7 +171,7 @@ int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	int err;
 
 	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry, mode, rdev);
-	ul_trace_log("mknod", p, NULL, err);
+	ul_step_end(ufs, "mknod", p, NULL, err);
 	return err;
 }
 
@@ -163,7 +191,7 @@ int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
 
 	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry,
 			S_IFCHR | WHITEOUT_MODE, WHITEOUT_DEV);
-	ul_trace_log("whiteout", p, NULL, err);
+	ul_step_end(ufs, "whiteout", p, NULL, err);
 	return err;
 }
 
@@ -183,7 +211,7 @@ int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	int err;
 
 	err = vfs_symlink(ul_upper_userns(ufs), d_inode(dir), dentry, target);
-	ul_trace_log("symlink", p, NULL, err);
+	ul_step_end(ufs, "symlink", p, NULL, err);
 	return err;
 }
 
@@ -204,7 +232,7 @@ int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
 	int err;
 
 	err = vfs_link(old, ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
-	ul_trace_log("link", p1, p2 ? p2 : "?", err);
+	ul_step_end(ufs, "link", p1, p2 ? p2 : "?", err);
 	kfree(p2);
 	return err;
 }
@@ -223,7 +251,7 @@ int ul_do_unlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
 	int err;
 
 	err = vfs_unlink(ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
-	ul_trace_log("unlink", p, NULL, err);
+	ul_step_end(ufs, "unlink", p, NULL, err);
 	return err;
 }
 
@@ -241,7 +269,7 @@ int ul_do_rmdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
 	int err;
 
 	err = vfs_rmdir(ul_upper_userns(ufs), d_inode(dir), dentry);
-	ul_trace_log("rmdir", p, NULL, err);
+	ul_step_end(ufs, "rmdir", p, NULL, err);
 	return err;
 }
 
@@ -288,7 +316,7 @@ int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
 	int err;
 
 	err = vfs_rename(&rd);
-	ul_trace_log(ul_rename_op(flags), p1, p2 ? p2 : "?", err);
+	ul_step_end(ufs, ul_rename_op(flags), p1, p2 ? p2 : "?", err);
 	kfree(p2);
 	return err;
 }
@@ -312,7 +340,7 @@ int ul_do_setxattr(struct ul_fs *ufs, struct dentry *dentry, const char *name,
 
 	err = vfs_setxattr(ul_upper_userns(ufs), dentry, name, value, size,
 			   flags);
-	ul_trace_log("setxattr", p, name, err);
+	ul_step_end(ufs, "setxattr", p, name, err);
 	return err;
 }
 
@@ -331,7 +359,7 @@ int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
 	int err;
 
 	err = vfs_removexattr(ul_upper_userns(ufs), dentry, name);
-	ul_trace_log("removexattr", p, name, err);
+	ul_step_end(ufs, "removexattr", p, name, err);
 	return err;
 }
 
@@ -352,7 +380,7 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 	if (WARN_ON(attr->ia_valid & ATTR_FILE))
 		attr->ia_valid &= ~ATTR_FILE;
 	err = notify_change(ul_upper_userns(ufs), dentry, attr, NULL);
-	ul_trace_log("setattr", p, NULL, err);
+	ul_step_end(ufs, "setattr", p, NULL, err);
 	return err;
 }
 
@@ -410,7 +438,7 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 out_fput_in:
 	fput(in);
 out_trace:
-	ul_trace_log("copydata", p, NULL, err);
+	ul_step_end(ufs, "copydata", p, NULL, err);
 	return err;
 }
 

@@ -1,5 +1,7 @@
-# Issue 6, power cuts (boot "work" of host.sh): ul-crash run --naive loops
-# the whiteout transitions directly on the upper, each in two steps with
-# a syncfs between them, until the host cuts the power.
+# Issue 6, power cuts on unionlite's broken naive mode (boot "cycle" of
+# host.sh): check what the previous cut left, then loop whiteout
+# transitions (ul-crash run) until the host cuts the power.
+CRASH_FS=unionlite
+CRASH_PARAMS="naive=1 step_sync=1 step_pause_ms=10"
 . /tests/lib/crash.sh
-crash_workload --naive
+crash_cycle

@@ -1,4 +1,4 @@
-# Issue 6, power cuts (boot "check" of host.sh): work/ leftovers, then the
-# union against the last synced operation (ul-crash check).
+# Issue 6, power cuts on the kernel's overlayfs (the last boot of
+# host.sh): check what the last cut left.
 . /tests/lib/crash.sh
-crash_check
+crash_last

@@ -1,4 +1,5 @@
-# Issue 6, power cuts (boot "work" of host.sh): the kernel's overlayfs
-# loops whiteout transitions (ul-crash run) until the host cuts the power.
+# Issue 6, power cuts on the kernel's overlayfs (boot "cycle" of
+# host.sh): check what the previous cut left, then loop whiteout
+# transitions (ul-crash run) until the host cuts the power.
 . /tests/lib/crash.sh
-crash_workload
+crash_cycle

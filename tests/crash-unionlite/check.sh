@@ -1,5 +1,6 @@
-# Issue 6, power cuts on unionlite (boot "check" of host.sh): work/
-# leftovers, then the union against the last synced operation.
+# Issue 6, power cuts on unionlite (the last boot of host.sh): check
+# what the last cut left.
 CRASH_FS=unionlite
+CRASH_PARAMS="step_sync=1 step_pause_ms=10"
 . /tests/lib/crash.sh
-crash_check
+crash_last

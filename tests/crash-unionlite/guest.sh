@@ -1,5 +1,7 @@
-# Issue 6, power cuts on unionlite (boot "work" of host.sh): the union
-# loops whiteout transitions (ul-crash run) until the host cuts the power.
+# Issue 6, power cuts on unionlite (boot "cycle" of host.sh): check what
+# the previous cut left, then loop whiteout transitions (ul-crash run)
+# until the host cuts the power.
 CRASH_FS=unionlite
+CRASH_PARAMS="step_sync=1 step_pause_ms=10"
 . /tests/lib/crash.sh
-crash_workload
+crash_cycle

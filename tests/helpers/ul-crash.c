@@ -7,8 +7,6 @@
  * after the operation in flight.
  *
  *   ul-crash run   --union MNT --upper UPPER --log DEV [--seconds S]
- *   ul-crash run   --naive --upper UPPER --lower LOWER --log DEV
- *                  [--seconds S] [--gap-us US]
  *   ul-crash check --union MNT --upper UPPER --log DEV
  *
  * The lower layer must hold P (a directory with the files c0 and c1) and
@@ -30,15 +28,10 @@
  * It prints "UL-CUT-WINDOW" once, when the loop starts (the host cuts the
  * power some time after that line), and "run: N ops" if never cut.
  *
- * --naive does the same ops directly on UPPER, the way a broken union
- * would, each in two steps with syncfs(2) between them (and a pause of
- * US microseconds, default 0): rmdir P then mknod the whiteout P; unlink
- * the whiteout P then mkdir P then set it opaque; rename F G then mknod
- * the whiteout F; unlink the whiteout F then rename G F; unlink F then
- * mknod the whiteout F; unlink the whiteout F then create F. The setup
- * copies up by hand (UPPER/P with whiteouts c0, c1; UPPER/F a copy of
- * LOWER/F). No union is mounted while it runs. A cut between the steps
- * leaves the intermediate state on disk, which check must catch.
+ * A broken union (unionlite's test parameter naive, or one that leaves
+ * work/ as a cut left it) is caught by the same run and check: the tests
+ * load the module with step_sync, so that each step of a recipe reaches
+ * the disk on its own and a cut can fall between two steps.
  *
  * check: reads S from DEV, computes the states after S and after S+1,
  * and looks at the union (P: absent or an empty directory, F and G:
@@ -68,12 +61,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
-#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
 #define SECTOR		512
-#define OPAQUE_XATTR	"trusted.overlay.opaque"
 #define LOWER_F		"lower-F\n"
 #define NR_OPS		6
 
@@ -100,9 +91,8 @@ struct state {
 static const char *const p_names[] = { "absent", "empty-dir", "dir-with-c0-c1", "other" };
 static const char *const f_names[] = { "absent", "lower-content", "empty", "other" };
 
-static const char *opt_union, *opt_upper, *opt_lower, *opt_log;
-static int opt_naive;
-static unsigned int opt_seconds = 60, opt_gap_us;
+static const char *opt_union, *opt_upper, *opt_log;
+static unsigned int opt_seconds = 60;
 
 static enum op op_of(unsigned long k)
 {
@@ -208,23 +198,10 @@ static void do_sync(void)
 			die("syncfs");
 }
 
-/* naive: the pause and the sync between two steps of one op */
-static void gap(void)
-{
-	do_sync();
-	if (opt_gap_us)
-		usleep(opt_gap_us);
-}
-
 static void chk(int ret, const char *what, unsigned long k)
 {
 	if (ret < 0)
 		die("op %lu: %s", k, what);
-}
-
-static int mkwhiteout(const char *path)
-{
-	return mknod(path, S_IFCHR | 0, makedev(0, 0));
 }
 
 static int create_empty(const char *path)
@@ -236,103 +213,40 @@ static int create_empty(const char *path)
 	return close(fd);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-	char buf[256];
-	ssize_t n;
-	int in, out;
-
-	in = open(from, O_RDONLY);
-	if (in < 0)
-		die("open %s", from);
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (out < 0)
-		die("create %s", to);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			die("write %s", to);
-	if (n < 0)
-		die("read %s", from);
-	close(in);
-	if (fsync(out) || close(out))
-		die("fsync %s", to);
-}
-
+/* seq 0: P becomes a directory empty in the union, whiteouts in upper */
 static void setup(const char *w)
 {
-	char p[PATH_MAX], b[PATH_MAX], l[PATH_MAX];
+	char p[PATH_MAX], b[PATH_MAX];
 
 	pth(p, w, "P");
-	if (!opt_naive) {
-		chk(unlink(pth(b, p, "c0")), "unlink P/c0", 0);
-		chk(unlink(pth(b, p, "c1")), "unlink P/c1", 0);
-		return;
-	}
-	chk(mkdir(p, 0755), "mkdir P", 0);
-	chk(mkwhiteout(pth(b, p, "c0")), "mknod P/c0", 0);
-	chk(mkwhiteout(pth(b, p, "c1")), "mknod P/c1", 0);
-	copy_file(pth(l, opt_lower, "F"), pth(b, w, "F"));
+	chk(unlink(pth(b, p, "c0")), "unlink P/c0", 0);
+	chk(unlink(pth(b, p, "c1")), "unlink P/c1", 0);
 }
 
 static void op(const char *w, unsigned long k)
 {
-	char p[PATH_MAX], f[PATH_MAX], g[PATH_MAX], b[PATH_MAX];
+	char p[PATH_MAX], f[PATH_MAX], g[PATH_MAX];
 
 	pth(p, w, "P");
 	pth(f, w, "F");
 	pth(g, w, "G");
 	switch (op_of(k)) {
 	case OP_RMDIR_P:
-		if (!opt_naive) {
-			chk(rmdir(p), "rmdir P", k);
-			break;
-		}
-		/* the first time, P holds the whiteouts c0, c1; later opaque */
-		if (unlink(pth(b, p, "c0")) && errno != ENOENT)
-			die("op %lu: unlink P/c0", k);
-		if (unlink(pth(b, p, "c1")) && errno != ENOENT)
-			die("op %lu: unlink P/c1", k);
 		chk(rmdir(p), "rmdir P", k);
-		gap();
-		chk(mkwhiteout(p), "mknod P", k);
 		break;
 	case OP_MKDIR_P:
-		if (!opt_naive) {
-			chk(mkdir(p, 0755), "mkdir P", k);
-			break;
-		}
-		chk(unlink(p), "unlink P", k);
-		gap();
 		chk(mkdir(p, 0755), "mkdir P", k);
-		gap();
-		chk(setxattr(p, OPAQUE_XATTR, "y", 1, 0), "setxattr P", k);
 		break;
 	case OP_RENAME_FG:
 		chk(rename(f, g), "rename F G", k);
-		if (opt_naive) {
-			gap();
-			chk(mkwhiteout(f), "mknod F", k);
-		}
 		break;
 	case OP_RENAME_GF:
-		if (opt_naive) {
-			chk(unlink(f), "unlink F", k);
-			gap();
-		}
 		chk(rename(g, f), "rename G F", k);
 		break;
 	case OP_UNLINK_F:
 		chk(unlink(f), "unlink F", k);
-		if (opt_naive) {
-			gap();
-			chk(mkwhiteout(f), "mknod F", k);
-		}
 		break;
 	case OP_CREATE_F:
-		if (opt_naive) {
-			chk(unlink(f), "unlink F", k);
-			gap();
-		}
 		chk(create_empty(f), "create F", k);
 		break;
 	}
@@ -348,7 +262,7 @@ static double now(void)
 
 static int run(void)
 {
-	const char *w = opt_naive ? opt_upper : opt_union;
+	const char *w = opt_union;
 	double end;
 	unsigned long k;
 	int lfd;
@@ -357,11 +271,9 @@ static int run(void)
 	sync_fds[0] = open(w, O_RDONLY | O_DIRECTORY);
 	if (sync_fds[0] < 0)
 		die("open %s", w);
-	if (!opt_naive) {
-		sync_fds[1] = open(opt_upper, O_RDONLY | O_DIRECTORY);
-		if (sync_fds[1] < 0)
-			die("open %s", opt_upper);
-	}
+	sync_fds[1] = open(opt_upper, O_RDONLY | O_DIRECTORY);
+	if (sync_fds[1] < 0)
+		die("open %s", opt_upper);
 	setup(w);
 	do_sync();
 	log_write(lfd, 0);
@@ -551,8 +463,6 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ul-crash lower LOWER\n"
 		"       ul-crash run --union MNT --upper UPPER --log DEV [--seconds S]\n"
-		"       ul-crash run --naive --upper UPPER --lower LOWER --log DEV\n"
-		"                [--seconds S] [--gap-us US]\n"
 		"       ul-crash check --union MNT --upper UPPER --log DEV\n");
 	exit(2);
 }
@@ -580,11 +490,8 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "union", required_argument, NULL, 'u' },
 		{ "upper", required_argument, NULL, 'U' },
-		{ "lower", required_argument, NULL, 'L' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "seconds", required_argument, NULL, 's' },
-		{ "gap-us", required_argument, NULL, 'g' },
-		{ "naive", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd;
@@ -604,22 +511,16 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'u': opt_union = optarg; break;
 		case 'U': opt_upper = optarg; break;
-		case 'L': opt_lower = optarg; break;
 		case 'l': opt_log = optarg; break;
 		case 's': opt_seconds = strtoul(optarg, NULL, 0); break;
-		case 'g': opt_gap_us = strtoul(optarg, NULL, 0); break;
-		case 'N': opt_naive = 1; break;
 		default: usage();
 		}
 	}
-	if (optind != argc || !opt_upper || !opt_log)
+	if (optind != argc || !opt_union || !opt_upper || !opt_log)
 		usage();
-	if (!strcmp(cmd, "run")) {
-		if (opt_naive ? (!opt_lower || opt_union) : !opt_union)
-			usage();
+	if (!strcmp(cmd, "run"))
 		return run();
-	}
-	if (!strcmp(cmd, "check") && opt_union && !opt_naive)
+	if (!strcmp(cmd, "check"))
 		return check();
 	usage();
 	return 2;

@@ -76,6 +76,10 @@
  *
  *   R: N transitions in S s (T/s); samples: upper U, union W
  *
+ * --until-caught (for a broken union, which must be caught within the
+ * same budget of N transitions): the writer stops before its next
+ * transition once an observer has reported a violation.
+ *
  * Exit status: 0 no violation, 1 violations, 2 error or timeout (or
  * usage), 3 unsupported (EXDEV). Everything is bounded: the writer stops
  * at N transitions or after --timeout seconds (default 300), observers
@@ -164,7 +168,7 @@ struct shared {
 static struct shared *sh;
 
 static const char *opt_union, *opt_upper, *opt_lower;
-static int opt_naive, opt_prepare, opt_observers = 2;
+static int opt_naive, opt_prepare, opt_until_caught, opt_observers = 2;
 static unsigned long opt_count = 10000;
 static unsigned int opt_timeout = 300;
 static int recipe = -1;
@@ -701,6 +705,18 @@ static void observer(int idx, enum role role)
 	_exit(0);
 }
 
+/* --until-caught: has any observer reported a violation yet? */
+static int caught(void)
+{
+	int i, j;
+
+	for (i = 0; i < opt_observers; i++)
+		for (j = 0; j < NR_KINDS; j++)
+			if (__atomic_load_n(&sh->obs[i].viol[j], __ATOMIC_RELAXED))
+				return 1;
+	return 0;
+}
+
 /* ---- --prepare ---- */
 
 static int prep_file(const char *path, const char *content)
@@ -762,6 +778,7 @@ static void usage(void)
 		"usage: ul-race --prepare --lower LOWER [--count N]\n"
 		"       ul-race --union MNT --upper UPPER --lower LOWER --recipe R\n"
 		"               [--count N] [--observers K] [--timeout SECS]\n"
+		"               [--until-caught]\n"
 		"       ul-race --naive --upper UPPER --lower LOWER --recipe R ...\n"
 		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir\n");
 	exit(2);
@@ -779,6 +796,7 @@ static void parse(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "naive", no_argument, NULL, 'N' },
 		{ "prepare", no_argument, NULL, 'P' },
+		{ "until-caught", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
@@ -793,6 +811,7 @@ static void parse(int argc, char **argv)
 		case 't': opt_timeout = strtoul(optarg, NULL, 0); break;
 		case 'N': opt_naive = 1; break;
 		case 'P': opt_prepare = 1; break;
+		case 'C': opt_until_caught = 1; break;
 		case 'r':
 			for (i = 0; i < NR_RECIPES; i++)
 				if (!strcmp(optarg, recipe_names[i]))
@@ -847,7 +866,7 @@ int main(int argc, char **argv)
 	unsigned long viol[NR_KINDS] = { 0 };
 	pid_t pids[MAX_OBS];
 	double t0, t1, deadline;
-	int i, j, hung, timed_out = 0, status = 0;
+	int i, j, hung, timed_out = 0, stopped_early = 0, status = 0;
 	struct stat st;
 	char b[PATH_MAX];
 
@@ -912,6 +931,10 @@ int main(int argc, char **argv)
 	deadline = t0 + opt_timeout;
 	store_int(&sh->go, 1);
 	for (done = 0; done < opt_count; done++) {
+		if (opt_until_caught && caught()) {
+			stopped_early = 1;
+			break;
+		}
 		if (step(done))
 			break;
 		__atomic_store_n(&sh->seq, done + 1, __ATOMIC_RELEASE);
@@ -934,9 +957,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	fprintf(stderr, "%s: %lu transitions in %.2f s (%.0f/s); samples: upper %lu, union %lu\n",
+	fprintf(stderr, "%s: %lu transitions in %.2f s (%.0f/s); samples: upper %lu, union %lu%s\n",
 		rn, done, t1 - t0, done / (t1 - t0 > 0 ? t1 - t0 : 1e-9),
-		samples[0], samples[1]);
+		samples[0], samples[1],
+		stopped_early ? "; stopped at the first violation" : "");
 	if (wr_status) {
 		printf("%s: %s: %s, after %lu transitions\n", rn,
 		       wr_status == 3 ? "unsupported" : "error", wr_msg, done);

@@ -1,10 +1,18 @@
 # Power-cut tests of whiteout transitions (issue 6; tests/crash-*): the
-# guest side (busybox sh: crash_workload, crash_replay, crash_check) and
-# the host side (bash, sourced by a test's host.sh: crash_host). Layers:
-# the lower on the ext2 disk (made once, read-only after), the upper and
-# work directories on the ext4 disk (made fresh by the host before each
-# cut), the sequence number on the raw log disk vdc. The workload and
-# the checker are tests/helpers/ul-crash.c.
+# guest side (busybox sh: crash_cycle, crash_last) and the host side
+# (bash, sourced by a test's host.sh: crash_host). Layers: the lower on
+# the ext2 disk (made once, read-only after), the upper and work
+# directories on the ext4 disk, the sequence number on the raw log disk
+# vdc. The workload and the checker are tests/helpers/ul-crash.c.
+#
+# One boot per cut: each boot first checks what the previous cut left
+# (the host has replayed the ext4 journal and run e2fsck -fn between the
+# two boots), then starts the next workload, which the host cuts. A last
+# boot checks the last cut.
+#
+# A test's guest scripts set, before sourcing this file:
+#   CRASH_FS        overlay (default) or unionlite
+#   CRASH_PARAMS    unionlite's module parameters (e.g. "step_sync=1")
 
 CRASH_LOWER=/mnt/ext2/lower
 CRASH_UPPER=/mnt/ext4/upper
@@ -26,49 +34,25 @@ crash_disks() {
 	mkdir -p $CRASH_MNT
 }
 
-# crash_union: the union at $CRASH_MNT; $CRASH_FS is overlay (default) or
-# unionlite (the module is loaded first)
+# crash_union: the union at $CRASH_MNT (unionlite: the module is loaded
+# first, with $CRASH_PARAMS)
 crash_union() {
 	if [ "${CRASH_FS:-overlay}" = unionlite ] && ! grep -qw unionlite /proc/filesystems; then
-		insmod /lib/modules/unionlite.ko || return 1
+		# shellcheck disable=SC2086
+		insmod /lib/modules/unionlite.ko $CRASH_PARAMS || return 1
 	fi
 	mount -t "${CRASH_FS:-overlay}" -o "lowerdir=$CRASH_LOWER,upperdir=$CRASH_UPPER,workdir=$CRASH_WORK" \
 		none $CRASH_MNT
 }
 
-# crash_workload [--naive [ARGS...]]: the boot the host cuts; it loops
-# until then (60 s at most)
-crash_workload() {
-	crash_disks || return 1
-	mkdir $CRASH_UPPER $CRASH_WORK || return 1
-	if [ "$1" = --naive ]; then
-		ul-crash run --upper $CRASH_UPPER --lower $CRASH_LOWER \
-			--log $CRASH_LOG "$@"
-	else
-		crash_union || return 1
-		ul-crash run --union $CRASH_MNT --upper $CRASH_UPPER --log $CRASH_LOG
-		umount $CRASH_MNT
-	fi
-	ul_umount_disks
-	return 1
-}
-
-# crash_replay: mount the ext4 upper once (the journal is replayed) and
-# unmount it; the host runs e2fsck on the result
-crash_replay() {
-	mkdir -p /mnt/ext4
-	mount -t ext4 /dev/vda /mnt/ext4 || return 1
-	umount /mnt/ext4 || return 1
-	echo "replayed"
-}
-
-# crash_check: count what the cut left in overlayfs's work/work, mount
-# the union (which must empty it), run ul-crash check
+# crash_check: what the last cut left. Counts the entries in work/work
+# (overlayfs, since 5.8, keeps one whiteout there to hard-link new
+# whiteouts to: one whiteout is its normal state), mounts the union
+# (which must empty work/work), runs ul-crash check. The lines
+# "leftovers before mount: N (whiteouts W)", "work after mount: N" and
+# "check: ..." are read by crash_host.
 crash_check() {
 	local rc=0 n w
-	crash_disks || return 1
-	# overlayfs (since 5.8) keeps one whiteout in work/work to hard-link
-	# new whiteouts to: one whiteout there is the normal case
 	n=$(ls -A $CRASH_WORK/work 2>/dev/null | wc -l)
 	w=$(ls -lA $CRASH_WORK/work 2>/dev/null | grep -c '^c.* 0, *0 ')
 	echo "leftovers before mount: $n (whiteouts $w)"
@@ -77,8 +61,35 @@ crash_check() {
 	n=$(ls -A $CRASH_WORK/work 2>/dev/null | wc -l)
 	echo "work after mount: $n"
 	ul-crash check --union $CRASH_MNT --upper $CRASH_UPPER --log $CRASH_LOG || rc=$?
-	[ "$n" = 0 ] || rc=1
 	umount $CRASH_MNT || rc=2
+	return $rc
+}
+
+# crash_cycle: the boot of one cut. Checks the previous cut (when there
+# was one), starts from an empty upper and log, loops ul-crash run until
+# the host cuts the power (60 s at most).
+crash_cycle() {
+	crash_disks || return 1
+	if [ -d $CRASH_UPPER ]; then
+		crash_check
+	else
+		echo "no previous cut"
+	fi
+	rm -rf $CRASH_UPPER $CRASH_WORK || return 1
+	dd if=/dev/zero of=$CRASH_LOG bs=512 count=1 conv=fsync 2>/dev/null || return 1
+	mkdir $CRASH_UPPER $CRASH_WORK || return 1
+	crash_union || return 1
+	ul-crash run --union $CRASH_MNT --upper $CRASH_UPPER --log $CRASH_LOG
+	umount $CRASH_MNT
+	ul_umount_disks
+	return 1
+}
+
+# crash_last: the boot after the last cut: its check only
+crash_last() {
+	local rc=0
+	crash_disks || return 1
+	crash_check || rc=$?
 	ul_umount_disks || rc=2
 	return $rc
 }
@@ -87,88 +98,126 @@ crash_check() {
 # (busybox sh reads a sourced file one command at a time: it stops here)
 [ -n "${BASH_VERSION:-}" ] || return 0
 
-# crash_host MODE CUTS: MODE "overlayfs" (must find nothing) or "naive"
-# (must find at least one violation; it stops at the first, CUTS is its
-# budget). Each cut: fresh ext4 upper image
-# and log, boot guest.sh and cut it 0.2-3.0 s into its loop, boot
-# replay.sh, e2fsck -fn a copy of the ext4 image, boot check.sh.
+CRASH_BAD='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN'
+
+# crash_judge CUT OUT: read the check lines about cut CUT (in the output
+# file OUT of the boot after it), count them into crash_host's totals and
+# append the cut's line to the report
+crash_judge() {
+	local cut=$1 out=$2 line n w why=
+	line=$(grep -a '^check: ' "$out" || true)
+	case "$line" in
+	*VIOLATION*) vio=$((vio + 1)); why="$why violation" ;;
+	*"state after S") after0=$((after0 + 1)) ;;
+	*"state after S+1") after1=$((after1 + 1)) ;;
+	*) errs=$((errs + 1)); why="$why no-check-line" ;;
+	esac
+	n=$(sed -n 's/^leftovers before mount: \([0-9]*\).*/\1/p' "$out")
+	w=$(sed -n 's/^leftovers before mount: .*(whiteouts \([0-9]*\))/\1/p' "$out")
+	if [ -n "$n" ] && [ -n "$w" ]; then
+		left=$((left + n))
+		leftwh=$((leftwh + w))
+		# overlayfs's one kept whiteout is not a leftover of the cut
+		[ $((n - (${CRASH_KEEPS_WHITEOUT:-0} && w > 0 ? 1 : 0))) -gt 0 ] &&
+			leftcuts=$((leftcuts + 1))
+	fi
+	grep -q '^work after mount: 0$' "$out" ||
+		{ notempty=$((notempty + 1)); why="$why work-not-empty"; }
+	echo "cut $cut after ${delays[$cut]}s: ${line:-no check line}; leftovers ${n:-?} (whiteouts ${w:-?})${why:+ [${why# }]}" >> "$report"
+	[ "${CRASH_VERBOSE:-0}" = 1 ] && tail -1 "$report"
+	[ -z "$why" ] || cp "$out" "$logs/$test@cut$cut-check.out"
+}
+
+# crash_boot CUT TAG SCRIPT [DELAY]: one boot; its console is judged here
+# (the harness sees only the last boot's), and kept when it is not clean
+crash_boot() {
+	local cut=$1 tag=$2
+	shift 2
+	ul_boot "$tag" "$@" || true
+	if grep -a -q -E "$CRASH_BAD" "$logs/$test@$tag.log"; then
+		errs=$((errs + 1))
+		cp "$logs/$test@$tag.log" "$logs/$test@cut$cut-console.log"
+		echo "cut $cut: console of boot $tag not clean" >> "$report"
+	fi
+}
+
+# crash_host MODE CUTS: MODE "atomic" (no cut may find anything wrong),
+# "naive" (a broken recipe: at least one violation must be found),
+# "nocleanup" (a broken mount: work/ not empty after a mount must be
+# found). The broken modes stop at the first catch; CUTS is their budget.
+# Each cut: boot guest.sh, cut it 0.2-3.0 s into its loop, replay the
+# ext4 journal on the host (e2fsck -E journal_only), require e2fsck -fn
+# clean. The next boot (check.sh's after the last cut) checks the union.
+# With CRASH_NEED_LEFTOVERS=1 (unionlite with step_sync), at least one
+# cut must also have fallen between two steps of a recipe (it left
+# something in work/), or the states in between were not tested.
 # Standard output is deterministic (the golden file's); the per-cut lines
-# and the numbers that vary go to $logs/$test.cuts (and, for the soak, to
-# standard output as well: CRASH_VERBOSE=1). Logs of a cut with anything
-# wrong are kept as $test@cutN-*.
+# and the numbers that vary go to $logs/$test.cuts (and to standard
+# output as well with CRASH_VERBOSE=1).
 crash_host() {
-	local mode=$1 cuts=$2 i delay vio=0 fsckerr=0 errs=0 left=0 leftwh=0 leftcuts=0 w
-	local notempty=0 after0=0 after1=0 line n cons bad why tag ms f
-	local report=$logs/$test.cuts
-	bad='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN'
+	local mode=$1 cuts=$2 i=0 ms vio=0 fsckerr=0 errs=0 left=0 leftwh=0
+	local leftcuts=0 notempty=0 after0=0 after1=0 caught=0
+	local report=$logs/$test.cuts start=$SECONDS
+	local -a delays
 	: > "$report"
-	i=0
-	while [ $i -lt "$cuts" ]; do
+	while [ $i -lt "$cuts" ] && [ $caught = 0 ]; do
 		i=$((i + 1))
-		why=
-		mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
-		dd if=/dev/zero of="$run/vdc-log.img" bs=1M count=1 conv=notrunc status=none
 		ms=$((200 + RANDOM % 2801))
-		delay=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
-		ul_boot work guest.sh "$delay" || true
-		[ "$UL_BOOT_RC" = cut ] || why="$why workload:$UL_BOOT_RC"
-		ul_boot replay replay.sh || why="$why replay:$UL_BOOT_RC"
-		cp --sparse=always "${imgs[0]}" "$run/fsck-copy.img"
-		if ! e2fsck -fn "$run/fsck-copy.img" > "$run/fsck-copy.out" 2>&1; then
+		delays[$i]=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+		crash_boot "$i" cycle guest.sh "${delays[$i]}"
+		[ $i = 1 ] || crash_judge $((i - 1)) "$logs/$test@cycle.out"
+		if [ "$UL_BOOT_RC" != cut ]; then
+			errs=$((errs + 1))
+			echo "cut $i: the workload ended before the cut (rc $UL_BOOT_RC)" >> "$report"
+		fi
+		e2fsck -E journal_only -y "${imgs[0]}" > "$run/replay.out" 2>&1 || true
+		if ! e2fsck -fn "${imgs[0]}" > "$run/fsck.out" 2>&1; then
 			fsckerr=$((fsckerr + 1))
-			why="$why e2fsck"
-			cp "$run/fsck-copy.out" "$logs/$test@cut$i-e2fsck.out"
+			cp "$run/fsck.out" "$logs/$test@cut$i-e2fsck.out"
+			echo "cut $i: e2fsck -fn after the journal replay is not clean" >> "$report"
+			# go on from a new file system: the next boot finds no upper
+			mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
 		fi
-		rm -f "$run/fsck-copy.img"
-		ul_boot check check.sh || true
-		line=$(grep -a '^check: ' "$logs/$test@check.out" || true)
-		case "$line" in
-		*VIOLATION*) vio=$((vio + 1)); why="$why violation" ;;
-		*"state after S") after0=$((after0 + 1)) ;;
-		*"state after S+1") after1=$((after1 + 1)) ;;
-		*) why="$why check:$UL_BOOT_RC" ;;
+		case $mode in
+		naive) [ "$vio" -gt 0 ] && caught=1 ;;
+		nocleanup) [ "$notempty" -gt 0 ] && caught=1 ;;
 		esac
-		n=$(sed -n 's/^leftovers before mount: \([0-9]*\).*/\1/p' "$logs/$test@check.out")
-		w=$(sed -n 's/^leftovers before mount: .*(whiteouts \([0-9]*\))/\1/p' "$logs/$test@check.out")
-		if [ -n "$n" ] && [ -n "$w" ]; then
-			left=$((left + n))
-			leftwh=$((leftwh + w))
-			[ "$n" -gt 1 ] && leftcuts=$((leftcuts + 1))
-		fi
-		grep -q '^work after mount: 0$' "$logs/$test@check.out" ||
-			{ notempty=$((notempty + 1)); why="$why work-not-empty"; }
-		cons=
-		for tag in work replay check; do
-			grep -a -q -E "$bad" "$logs/$test@$tag.log" && cons="$cons $tag"
-		done
-		[ -n "$cons" ] && why="$why console:${cons# }"
-		case "$why" in
-		*workload:*|*replay:*|*check:*|*console:*|*work-not-empty*) errs=$((errs + 1)) ;;
-		esac
-		echo "cut $i after ${delay}s: ${line:-no check line}; leftovers ${n:-?} (whiteouts ${w:-?})${why:+ [${why# }]}" >> "$report"
-		[ "${CRASH_VERBOSE:-0}" = 1 ] && tail -1 "$report"
-		# the broken variant is caught once one cut shows it
-		[ "$mode" = naive ] && [ "$vio" -gt 0 ] && cuts=$i
-		if [ -n "$why" ]; then
-			for tag in work replay check; do
-				for f in "$logs/$test@$tag".{log,out}; do
-					[ -f "$f" ] && cp "$f" "$logs/$test@cut$i-$tag.${f##*.}"
-				done
-			done
-		fi
 	done
+	cuts=$i
+	# a broken variant is caught by the check of the cut before the last
+	[ $caught = 1 ] && cuts=$((i - 1))
+	if [ $caught = 0 ]; then
+		crash_boot "$cuts" check check.sh
+		crash_judge "$cuts" "$logs/$test@check.out"
+	fi
 	{
 		echo "summary: $cuts cuts, $vio violations, $fsckerr e2fsck errors, $errs other errors"
 		echo "  matched: state after S $after0, after S+1 $after1"
-		echo "  work/ leftovers cleaned at mount: $left entries ($leftwh whiteouts); cuts with more than one: $leftcuts; work/ not empty after mount: $notempty"
+		echo "  work/ leftovers found at mount: $left entries ($leftwh whiteouts) after $leftcuts cuts; work/ not empty after mount: $notempty"
+		echo "  time: $((SECONDS - start)) s"
 	} >> "$report"
-	[ "${CRASH_VERBOSE:-0}" = 1 ] && tail -3 "$report"
-	if [ "$mode" = naive ]; then
-		[ "$vio" -gt 0 ] && echo "naive: violation caught within the budget" || echo "naive: NO violation in $cuts cuts"
-		echo "e2fsck errors: $fsckerr, other errors: $errs"
-		[ "$vio" -gt 0 ] && [ "$fsckerr" = 0 ] && [ "$errs" = 0 ]
-	else
+	[ "${CRASH_VERBOSE:-0}" = 1 ] && tail -4 "$report"
+	case $mode in
+	naive)
+		[ "$vio" -gt 0 ] && echo "naive: violation caught within the budget" ||
+			echo "naive: NO violation in $cuts cuts"
+		echo "e2fsck errors: $fsckerr"
+		[ "$vio" -gt 0 ] && [ "$fsckerr" = 0 ]
+		;;
+	nocleanup)
+		[ "$notempty" -gt 0 ] && echo "nocleanup: work/ not empty after a mount: caught within the budget" ||
+			echo "nocleanup: work/ always empty after mount in $cuts cuts"
+		echo "violations: $vio, e2fsck errors: $fsckerr"
+		[ "$notempty" -gt 0 ] && [ "$vio" = 0 ] && [ "$fsckerr" = 0 ]
+		;;
+	*)
 		echo "$cuts cuts: $vio violations, $fsckerr e2fsck errors, $errs other errors"
-		[ "$vio" = 0 ] && [ "$fsckerr" = 0 ] && [ "$errs" = 0 ]
-	fi
+		if [ "${CRASH_NEED_LEFTOVERS:-0}" = 1 ]; then
+			[ "$leftcuts" -gt 0 ] && echo "cuts that fell between two steps of a recipe: at least one" ||
+				echo "cuts that fell between two steps of a recipe: NONE"
+		fi
+		[ "$vio" = 0 ] && [ "$fsckerr" = 0 ] && [ "$errs" = 0 ] && [ "$notempty" = 0 ] &&
+			{ [ "${CRASH_NEED_LEFTOVERS:-0}" = 0 ] || [ "$leftcuts" -gt 0 ]; }
+		;;
+	esac
 }

@@ -45,3 +45,64 @@ race_count() {
 		echo "$1"
 	fi
 }
+
+# race_atomic FS COUNT [PARAM...]: COUNT transitions of every recipe
+# through a union of type FS (overlay, or unionlite loaded with the module
+# parameters PARAM...); one line per recipe, each must find no violation
+race_atomic() {
+	local fs=$1 n=$2 rc=0 r
+	shift 2
+	if [ "$fs" = unionlite ]; then
+		insmod /lib/modules/unionlite.ko "$@" || return 1
+	fi
+	race_layers "$n" || return 1
+	race_mount "$fs" || return 1
+	for r in $RACE_RECIPES; do
+		race_run $r "$n" --union $RACE_MNT || rc=1
+	done
+	umount $RACE_MNT || rc=1
+	ul_umount_disks || rc=1
+	if [ "$fs" = unionlite ]; then
+		rmmod unionlite || rc=1
+	fi
+	return $rc
+}
+
+# race_caught BROKEN COUNT: a broken variant must be caught on every
+# recipe within COUNT transitions (ul-race stops at the first violation).
+# BROKEN: "upper" (ul-race --naive: the steps done by hand on the upper
+# layer) or "unionlite" (the module's test parameter naive=1).
+race_caught() {
+	local broken=$1 n=$2 rc=0 r st
+	if [ "$broken" = unionlite ]; then
+		insmod /lib/modules/unionlite.ko naive=1 || return 1
+	fi
+	race_layers "$n" || return 1
+	if [ "$broken" = unionlite ]; then
+		race_mount unionlite || return 1
+	fi
+	for r in $RACE_RECIPES; do
+		if [ "$broken" = unionlite ]; then
+			race_run $r "$n" --union $RACE_MNT --until-caught >/tmp/$r.out
+		else
+			race_run $r "$n" --naive --until-caught >/tmp/$r.out
+		fi
+		st=$?
+		cat /tmp/$r.out >/dev/console
+		if [ $st = 1 ] && grep -q "^$r: [0-9]* transitions, [0-9]* violations (" /tmp/$r.out; then
+			echo "$r: non-atomic transitions caught"
+		else
+			echo "$r: NOT caught in $n transitions (exit $st)"
+			cat /tmp/$r.out
+			rc=1
+		fi
+	done
+	if [ "$broken" = unionlite ]; then
+		umount $RACE_MNT || rc=1
+	fi
+	ul_umount_disks || rc=1
+	if [ "$broken" = unionlite ]; then
+		rmmod unionlite || rc=1
+	fi
+	return $rc
+}
