@@ -36,7 +36,7 @@ soak:
 N ?= 1000
 crash-soak:
 	@UL_CRASH_CUTS=$(N) VARIANTS=base qemu-boot/test.sh crash-soak; rc=$$?; \
-	tail -3 build/logs/base/crash-soak.cuts; exit $$rc
+	tail -4 build/logs/base/crash-soak.cuts; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine

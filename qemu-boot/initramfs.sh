@@ -45,7 +45,7 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	for h in "$UL_BUILD"/helpers/*; do
 		[ -x "$h" ] && echo "file /bin/${h##*/} $h 0755 0 0"
 	done
-	for k in "$UL_BUILD/mod-$variant"/unionfs-lite/*.ko; do
+	for k in "$UL_BUILD/mod-$variant"/ext2/ext2.ko "$UL_BUILD/mod-$variant"/unionfs-lite/*.ko; do
 		[ -f "$k" ] && echo "file /lib/modules/${k##*/} $k 0644 0 0"
 	done
 	for k in "$UL_BUILD/mod-$variant"/kmod/*.ko; do

@@ -1,7 +1,6 @@
 #!/bin/bash
-# kernel.sh VARIANT: configure and build one kernel variant (base, debug)
-# out of its tree (build/linux; pristine: build/linux-pristine) into
-# build/kbuild-VARIANT.
+# kernel.sh KERNEL: configure and build one kernel (base, debug) out of
+# the tree build/linux into build/kbuild-KERNEL.
 #
 # The config is tinyconfig + common.config + VARIANT.config, merged with
 # the tree's merge_config.sh. merge_config silently drops options whose
@@ -10,12 +9,15 @@
 # fragments and this script are unchanged.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh VARIANT}
-ul_check_variant "$variant"
+variant=${1:?usage: kernel.sh KERNEL}
+case $variant in
+base|debug) ;;
+*) ul_die "kernel.sh: no kernel '$variant' (base, debug)" ;;
+esac
 kdir=$(ul_kdir "$variant")
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")
-tree=$(ul_tree "$variant")
+tree=$UL_TREE
 kmake() { make -s -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }
 
 want=$( (git -C "$tree" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)

@@ -1,8 +1,11 @@
 #!/bin/bash
 # modules.sh VARIANT [make args...]: build the out-of-tree modules (the
-# unionlite module and the test-only modules in tests/kmod) against one
-# kernel variant. Kbuild in 6.1 writes objects next to the sources, so
-# each variant builds from its own copy under build/mod-VARIANT.
+# unionlite module and the test-only modules in tests/kmod) against the
+# kernel of one variant, and put the variant's ext2.ko beside them: the
+# kernel's own (built from the tree with the series) or, for pristine,
+# fs/ext2 of pristine 6.1 built out of tree against the base kernel.
+# Kbuild in 6.1 writes objects next to the sources, so each variant
+# builds from its own copy under build/mod-VARIANT.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: modules.sh VARIANT [make args]}
@@ -23,3 +26,16 @@ for m in "${UL_MOD_SRC:-$UL_TOP/unionfs-lite}" "$UL_TOP/tests/kmod"; do
 		ul_die "module $(basename "$m") builds with warnings for $variant"
 	fi
 done
+
+out=$UL_BUILD/mod-$variant/ext2
+if [ "$variant" = pristine ]; then
+	ul_sync_dir "$UL_PRISTINE/fs/ext2" "$out"
+	make -s -C "$kdir" M="$out" modules >"$out/build.log" 2>&1 || {
+		cat "$out/build.log" >&2
+		ul_die "pristine fs/ext2 failed to build as a module"
+	}
+else
+	mkdir -p "$out"
+	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||
+		cp "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko"
+fi

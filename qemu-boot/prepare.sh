@@ -33,7 +33,7 @@ if [ -f "$st" ] && { [ ! -x "$bin" ] || [ "$st" -nt "$bin" ]; }; then
 fi
 
 for v in "${@:-base}"; do
-	"$here/kernel.sh" "$v"
+	"$here/kernel.sh" "$(ul_kernel "$v")"
 	"$here/modules.sh" "$v"
 	"$here/initramfs.sh" "$v"
 done

@@ -38,39 +38,72 @@ done
 # shellcheck disable=SC2086
 "$here/prepare.sh" $need
 
-passed=0 failed=0 failures=
+# The runs, UL_TEST_JOBS at a time (default: one per core; a TCG guest
+# mostly keeps one core busy). Each run has its own logs and images.
+jobs=${UL_TEST_JOBS:-$UL_JOBS}
+runs=()
 for t in "$@"; do
-	expect=$(conf "$t" EXPECT_FAIL "")
 	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
 		case " $only " in *" $v "*) ;; *) continue ;; esac
-		"$here/run-test.sh" "$t" "$v" || true
-		vfile=$UL_BUILD/logs/$v/$t.verdict
-		verdict=$(head -1 "$vfile")
-		secs=$(grep '^time:' "$vfile" | cut -d' ' -f2)
-		reasons=$(sed -n '2,$p' "$vfile" | grep -v '^time:' || true)
-		ok=0
-		if [ -z "$expect" ]; then
-			[ "$verdict" = PASS ] && ok=1
-			what=
-		else
-			what=" (must fail: $expect)"
-			if [ "$verdict" = FAIL ] && [ -z "$(echo "$reasons" | grep -v "^$expect: ")" ]; then
-				ok=1
-			fi
+		runs+=("$t@$v")
+	done
+done
+
+passed=0 failed=0 failures=
+# report TEST@VARIANT: the line of one finished run
+report() {
+	local t=${1%@*} v=${1##*@} expect vfile verdict secs reasons ok what
+	expect=$(conf "$t" EXPECT_FAIL "")
+	vfile=$UL_BUILD/logs/$v/$t.verdict
+	verdict=$(head -1 "$vfile" 2>/dev/null || echo "FAIL")
+	secs=$(grep '^time:' "$vfile" 2>/dev/null | cut -d' ' -f2)
+	reasons=$(sed -n '2,$p' "$vfile" 2>/dev/null | grep -v '^time:' || true)
+	ok=0
+	if [ -z "$expect" ]; then
+		[ "$verdict" = PASS ] && ok=1
+		what=
+	else
+		what=" (must fail: $expect)"
+		if [ "$verdict" = FAIL ] && [ -z "$(echo "$reasons" | grep -v "^$expect: ")" ]; then
+			ok=1
 		fi
-		if [ $ok = 1 ]; then
-			passed=$((passed + 1))
-			printf 'PASS %-32s %6s s%s\n' "$t@$v" "$secs" "$what"
-		else
-			failed=$((failed + 1))
-			failures="$failures $t@$v"
-			printf 'FAIL %-32s %6s s%s\n' "$t@$v" "$secs" "$what"
-			[ -n "$reasons" ] && echo "$reasons" | sed 's/^/     /'
-			[ -n "$expect" ] && [ "$verdict" = PASS ] && echo "     the harness did not catch it"
-			echo "     logs: $UL_BUILD/logs/$v/$t.{log,out,qemu,verdict}"
+	fi
+	if [ $ok = 1 ]; then
+		passed=$((passed + 1))
+		printf 'PASS %-32s %6s s%s\n' "$t@$v" "$secs" "$what"
+	else
+		failed=$((failed + 1))
+		failures="$failures $t@$v"
+		printf 'FAIL %-32s %6s s%s\n' "$t@$v" "$secs" "$what"
+		[ -n "$reasons" ] && echo "$reasons" | sed 's/^/     /'
+		[ -n "$expect" ] && [ "$verdict" = PASS ] && echo "     the harness did not catch it"
+		echo "     logs: $UL_BUILD/logs/$v/$t.{log,out,qemu,verdict}"
+		[ -f "$vfile" ] || tail -5 "$UL_BUILD/run/$v/$t.harness" | sed 's/^/     /'
+	fi
+}
+
+start=$SECONDS
+declare -A running=()
+next=0
+while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
+	if [ $next -lt ${#runs[@]} ] && [ ${#running[@]} -lt "$jobs" ]; then
+		r=${runs[$next]}
+		next=$((next + 1))
+		rm -f "$UL_BUILD/logs/${r##*@}/${r%@*}.verdict"
+		mkdir -p "$UL_BUILD/run/${r##*@}"
+		"$here/run-test.sh" "${r%@*}" "${r##*@}" \
+			>"$UL_BUILD/run/${r##*@}/${r%@*}.harness" 2>&1 &
+		running[$!]=$r
+		continue
+	fi
+	wait -n || true
+	for pid in "${!running[@]}"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			report "${running[$pid]}"
+			unset "running[$pid]"
 		fi
 	done
 done
 [ -n "$failures" ] && echo "failed:$failures"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed ($((SECONDS - start)) s, $jobs at a time)"
 [ "$failed" = 0 ]
