@@ -11,6 +11,12 @@
  * entry n, so telldir()/seekdir() values stay valid for the life of the
  * open directory. The list is rebuilt only when a reader starts over from
  * the beginning after a change made through the union.
+ *
+ * A directory that is only in the lower layer has nothing to merge: its
+ * readdir and seeks go straight to the real directory (one open real
+ * file per open union directory), with the d_ino of "." and ".." made
+ * the union's. When a reader starts over after the directory was copied
+ * up, it switches to the merged list.
  */
 
 #include <linux/file.h>
@@ -43,6 +49,14 @@ struct ul_dir_file {
 	struct mutex lock;		/* protects the fields below */
 	struct ul_dir_cache *cache;	/* NULL until the first read */
 	u64 version;			/* UL_I(dir)->version of the cache */
+	struct file *realfile;		/* lower-only: read straight through */
+};
+
+/* Straight-through readdir: the caller's context and the union's dots. */
+struct ul_real_ctx {
+	struct dir_context ctx;
+	struct dir_context *caller;
+	u64 dot_ino, dotdot_ino;
 };
 
 struct ul_readdir_data {
@@ -244,6 +258,42 @@ int ul_check_empty(struct dentry *dentry)
 	return err;
 }
 
+static bool ul_fill_real(struct dir_context *ctx, const char *name, int len,
+			 loff_t pos, u64 ino, unsigned int type)
+{
+	struct ul_real_ctx *rc = container_of(ctx, struct ul_real_ctx, ctx);
+
+	if (len == 1 && name[0] == '.')
+		ino = rc->dot_ino;
+	else if (len == 2 && name[0] == '.' && name[1] == '.')
+		ino = rc->dotdot_ino;
+	return rc->caller->actor(rc->caller, name, len, pos, ino, type);
+}
+
+/* Caller holds od->lock; od->realfile's f_pos follows the union file's. */
+static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
+			   struct dir_context *ctx)
+{
+	struct ul_real_ctx rc = {
+		.ctx.actor = ul_fill_real,
+		.ctx.pos = ctx->pos,
+		.caller = ctx,
+		.dot_ino = file_inode(file)->i_ino,
+		.dotdot_ino = parent_ino(file->f_path.dentry),
+	};
+	int err;
+
+	if (od->realfile->f_pos != ctx->pos) {
+		loff_t res = vfs_llseek(od->realfile, ctx->pos, SEEK_SET);
+
+		if (res < 0)
+			return res;
+	}
+	err = iterate_dir(od->realfile, &rc.ctx);
+	ctx->pos = rc.ctx.pos;
+	return err;
+}
+
 static int ul_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct ul_dir_file *od = file->private_data;
@@ -253,6 +303,15 @@ static int ul_iterate(struct file *file, struct dir_context *ctx)
 	int err = 0;
 
 	mutex_lock(&od->lock);
+	if (od->realfile && ctx->pos == 0 && ul_upper(UL_I(inode))) {
+		/* copied up since the open: merge from now on */
+		fput(od->realfile);
+		od->realfile = NULL;
+	}
+	if (od->realfile) {
+		err = ul_iterate_real(file, od, ctx);
+		goto out_unlock;
+	}
 	if (!od->cache || (ctx->pos <= 2 && od->version != version)) {
 		cache = ul_cache_build(file->f_path.dentry);
 		err = PTR_ERR(cache);
@@ -284,6 +343,12 @@ static loff_t ul_dir_llseek(struct file *file, loff_t offset, int whence)
 	loff_t res = -EINVAL;
 
 	mutex_lock(&od->lock);
+	if (od->realfile) {
+		res = vfs_llseek(od->realfile, offset, whence);
+		if (res >= 0)
+			file->f_pos = res;
+		goto out_unlock;
+	}
 	switch (whence) {
 	case SEEK_CUR:
 		offset += file->f_pos;
@@ -295,18 +360,36 @@ static loff_t ul_dir_llseek(struct file *file, loff_t offset, int whence)
 		res = offset;
 		break;
 	}
+out_unlock:
 	mutex_unlock(&od->lock);
 	return res;
 }
 
 static int ul_dir_open(struct inode *inode, struct file *file)
 {
+	struct ul_fs *ufs = UL_FS(inode->i_sb);
+	struct ul_inode *ui = UL_I(inode);
+	const struct cred *old_cred;
 	struct ul_dir_file *od;
 
 	od = kzalloc(sizeof(*od), GFP_KERNEL);
 	if (!od)
 		return -ENOMEM;
 	mutex_init(&od->lock);
+	if (!ul_upper(ui) && ui->lower) {
+		struct path path = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
+
+		old_cred = ul_override_creds(inode->i_sb);
+		od->realfile = dentry_open(&path, O_RDONLY | O_DIRECTORY |
+					   O_LARGEFILE, current_cred());
+		revert_creds(old_cred);
+		if (IS_ERR(od->realfile)) {
+			int err = PTR_ERR(od->realfile);
+
+			kfree(od);
+			return err;
+		}
+	}
 	file->private_data = od;
 	return 0;
 }
@@ -315,6 +398,8 @@ static int ul_dir_release(struct inode *inode, struct file *file)
 {
 	struct ul_dir_file *od = file->private_data;
 
+	if (od->realfile)
+		fput(od->realfile);
 	ul_cache_free(od->cache);
 	kfree(od);
 	return 0;

@@ -11,7 +11,15 @@
  *     truncate PATH LEN   chmod PATH MODE   chown PATH UID GID
  *     utime PATH SECONDS   append PATH TEXT   cat PATH   mmap PATH
  *     setxattr PATH NAME VALUE   getxattr PATH NAME   removexattr PATH NAME
- *     listxattr PATH   readdir DIR   race PATH NPROC
+ *     listxattr PATH   readdir DIR   readdir-create DIR NAME
+ *     race PATH NPROC
+ *
+ * readdir DIR: every telldir() position, then seekdir() back to every
+ * seventh, then a second pass after rewinddir(): same names, same order,
+ * no name twice, and the d_ino of "." and ".." equal to the st_ino of DIR
+ * and DIR/.. ("entries=N seeks=S bad=B"). readdir-create DIR NAME: read
+ * DIR to its end, create DIR/NAME through the same path, rewinddir(): the
+ * second pass must list one more name, NAME among them.
  * Exit status 0 unless the usage is wrong (2) or a check failed (1).
  */
 #define _GNU_SOURCE
@@ -79,6 +87,60 @@ static int cmp_str(const void *a, const void *b)
  * check that every name comes once, then seekdir() to every 7th recorded
  * position (backwards) and a check that the same entry comes back.
  */
+/* d_ino of "." or ".." against the st_ino of the directory it names */
+static int dot_ino_differs(const char *dir, const struct dirent *de)
+{
+	char p[4096];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+	if (stat(p, &st))
+		return 1;
+	if (st.st_ino == de->d_ino)
+		return 0;
+	printf("%s: d_ino %llu, st_ino %llu\n", de->d_name,
+	       (unsigned long long)de->d_ino, (unsigned long long)st.st_ino);
+	return 1;
+}
+
+static size_t count_entries(DIR *d, const char *name, int *seen)
+{
+	struct dirent *de;
+	size_t n = 0;
+
+	*seen = 0;
+	while ((de = readdir(d))) {
+		n++;
+		if (name && !strcmp(de->d_name, name))
+			*seen = 1;
+	}
+	return n;
+}
+
+static int readdir_create(const char *path, const char *name)
+{
+	char p[4096];
+	size_t before, after;
+	int fd, seen;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return report(-1);
+	before = count_entries(d, NULL, &seen);
+	snprintf(p, sizeof(p), "%s/%s", path, name);
+	fd = open(p, O_CREAT | O_EXCL | O_WRONLY, 0644);
+	if (fd < 0)
+		return report(fd);
+	close(fd);
+	rewinddir(d);
+	after = count_entries(d, name, &seen);
+	closedir(d);
+	printf("after rewinddir: %s names, %s listed\n",
+	       after == before + 1 ? "one more" : "NOT one more",
+	       seen ? name : "NOT");
+	return after == before + 1 && seen ? 0 : 1;
+}
+
 static int check_readdir(const char *path)
 {
 	long *pos = NULL;
@@ -105,6 +167,8 @@ static int check_readdir(const char *path)
 		}
 		pos[n] = p;
 		names[n++] = strdup(de->d_name);
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			bad += dot_ino_differs(path, de);
 	}
 	if (errno)
 		return report(-1);
@@ -199,6 +263,8 @@ static int do_op(int argc, char **argv)
 		return report(mknod(argv[1], type | strtol(argv[5], NULL, 8),
 				    makedev(atoi(argv[3]), atoi(argv[4]))));
 	}
+	if (!strcmp(op, "readdir-create") && argc == 3)
+		return readdir_create(argv[1], argv[2]);
 	if (!strcmp(op, "rmdir") && argc == 2)
 		return report(rmdir(argv[1]));
 	if (!strcmp(op, "unlink") && argc == 2)
