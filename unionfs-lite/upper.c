@@ -47,6 +47,26 @@ module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
 MODULE_PARM_DESC(step_pause_ms,
 		 "test only: sleep this long after every step (widens the windows between the steps of a recipe)");
 
+static unsigned int ul_fail_rename;
+module_param_named(fail_rename, ul_fail_rename, uint, 0644);
+MODULE_PARM_DESC(fail_rename,
+		 "test only: the Nth rename step from now (any ul_do_rename(), exchange included) fails with EIO without reaching the upper fs; 0: none");
+
+/*
+ * Fault injection (test only): count *@nth down by one; true when this
+ * call takes it from 1 to 0. Writing N to the parameter arms it again.
+ */
+static bool ul_inject_fault(unsigned int *nth)
+{
+	unsigned int n = READ_ONCE(*nth);
+
+	while (n) {
+		if (try_cmpxchg(nth, &n, n - 1))
+			return n == 1;
+	}
+	return false;
+}
+
 /* Where a real dentry lives, relative to the layer roots: "upper/a/b". */
 static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
 {
@@ -295,6 +315,8 @@ static const char *ul_rename_op(unsigned int flags)
  *
  * Both parents are locked with lock_rename() by the caller, who has also
  * checked neither end against the trap that lock_rename() returned.
+ * With the test-only parameter fail_rename=N, the Nth call from then on
+ * returns -EIO without calling vfs_rename() (and is traced as such).
  *
  * Return: 0 or a negative errno from vfs_rename().
  */
@@ -315,7 +337,10 @@ int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
 	char *p2 = p1 ? ul_trace_path(ufs, newdentry) : NULL;
 	int err;
 
-	err = vfs_rename(&rd);
+	if (ul_inject_fault(&ul_fail_rename))
+		err = -EIO;
+	else
+		err = vfs_rename(&rd);
 	ul_step_end(ufs, ul_rename_op(flags), p1, p2 ? p2 : "?", err);
 	kfree(p2);
 	return err;
