@@ -32,6 +32,11 @@ rc_setup() {
 	rename-dir-over-whiteouts)	# recipe 4: P upper-only dir, Q merged empty
 		mkdir $U/P; echo u >$U/P/z
 		mkdir $L/Q $U/Q; echo l >$L/Q/x; mknod $U/Q/x c 0 0 ;;
+	rename-dir-over-whiteouts-p-lower)	# recipes 4 and 5: P an opaque
+		# upper dir over lower P (needs a whiteout), Q merged empty
+		mkdir $L/P $U/P; echo l >$L/P/x; echo u >$U/P/z
+		setfattr -n trusted.overlay.opaque -v y $U/P
+		mkdir $L/Q $U/Q; echo l >$L/Q/x; mknod $U/Q/x c 0 0 ;;
 	rename-existing)	# recipe 5: P lower-only, Q in upper over lower
 		echo l >$L/P; echo l >$L/Q; echo u >$U/Q ;;
 	exchange)	# RENAME_EXCHANGE of two lower files
