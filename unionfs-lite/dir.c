@@ -1003,6 +1003,14 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 		expect = emptied;
 	}
 	err = ul_rename_upper(old, new, flags, expect, &q_lower, &opaqued);
+	/*
+	 * Recipe 4's first half put a new, empty opaque directory at upper/Q
+	 * and removed the old one. If the rest failed, the union dentry of Q
+	 * still points to the removed one: drop it, so that the next lookup
+	 * finds Q as it is now (overlayfs: ovl_clear_empty()).
+	 */
+	if (err && emptied)
+		d_drop(new);
 	dput(emptied);
 out_revert:
 	revert_creds(old_cred);

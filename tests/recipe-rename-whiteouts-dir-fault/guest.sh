@@ -1,0 +1,49 @@
+# Recipe 4 when its last step fails: rename(P, Q) over a directory Q that
+# is empty in the union and holds whiteouts in upper, with the test-only
+# parameter fail_rename=2 making the second rename step (the final
+# rename(P, Q), after the exchange of work/#n with upper/Q) fail with EIO.
+# Shown: the errno, the trace, the union (P unchanged, Q still an empty
+# directory: the empty opaque directory the exchange put at upper/Q) and
+# the upper layer just after the failure; the same rename done again on
+# the same mount; the work dir after umount; a remount shows the same
+# view. Both recipe 4 alone (P upper-only) and with recipe 5 (P needs a
+# whiteout), on ext4 and ext2.
+. /tests/union-lib/recipes.sh
+ul_load trace=1 || exit 1
+ul_mount_disks || exit 1
+F=/sys/module/unionlite/parameters/fail_rename
+rc=0
+for base in $UL_EXT4 $UL_EXT2; do
+	for s in rename-dir-over-whiteouts rename-dir-over-whiteouts-p-lower; do
+		echo "### $s on $(ul_fstype $base), rename step 2 failing"
+		ul_layers $base
+		rc_setup $s $base/lower $base/upper
+		echo "## upper before"
+		ul_tree $base/upper
+		ul_mount $base || { rc=1; continue; }
+		cd $UL_MNT
+		dmesg -c >/dev/null
+		echo 2 >$F
+		echo "## rename P Q: $(ul-union-sys rename P Q)"
+		echo 0 >$F
+		ul_trace_lines
+		echo "## union"
+		ul_tree $UL_MNT
+		echo "## upper after"
+		ul_tree $base/upper
+		echo "## rename P Q again: $(ul-union-sys rename P Q)"
+		ul_trace_lines
+		cd /
+		echo "## union"
+		ul_tree $UL_MNT | tee /tmp/view
+		ul_umount || rc=1
+		ul_work $base
+		ul_mount $base || { rc=1; continue; }
+		ul_tree $UL_MNT | cmp -s - /tmp/view && echo "remount: same view" ||
+			echo "remount: VIEW CHANGED"
+		ul_umount || rc=1
+	done
+done
+ul_umount_disks || rc=1
+rmmod unionlite
+exit $rc
