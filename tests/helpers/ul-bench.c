@@ -13,6 +13,11 @@
  *   ul-bench mkdir DIR N          mkdir DIR/d<i>
  *   ul-bench rename DIR N         rename DIR/n<i> to DIR/m<i>
  *   ul-bench mkdirs DIR N         mkdir DIR/d<i> (setup, untimed)
+ *   ul-bench rmdir-raw DIR N WORK the three steps of recipe 1 done directly
+ *                                 on DIR/d<i>: mknod WORK/w<i> (a whiteout,
+ *                                 character device 0/0), renameat2() it
+ *                                 with DIR/d<i> (RENAME_EXCHANGE), rmdir
+ *                                 WORK/w<i> (now the old directory)
  *
  * Timed commands print one line: "<what> <count> <seconds> <rate>/s",
  * with the rate in operations per second (MiB/s for read and copyup).
@@ -27,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,6 +104,19 @@ static int do_rename(const char *p)
 	return rename(p, q);
 }
 
+static const char *raw_work;
+
+static int do_rmdir_raw(const char *p)
+{
+	char w[4096];
+
+	snprintf(w, sizeof(w), "%s/w%s", raw_work, strrchr(p, '/') + 2);
+	if (mknod(w, S_IFCHR, makedev(0, 0)) ||
+	    renameat2(AT_FDCWD, w, AT_FDCWD, p, RENAME_EXCHANGE))
+		return -1;
+	return rmdir(w);
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 20];
@@ -121,7 +140,10 @@ int main(int argc, char **argv)
 		for_each(argv[2], n, "d", "mkdir", do_mkdir, 1);
 	else if (argc == 4 && !strcmp(cmd, "rename"))
 		for_each(argv[2], n, "n", "rename", do_rename, 1);
-	else if (argc == 3 && !strcmp(cmd, "readdir")) {
+	else if (argc == 5 && !strcmp(cmd, "rmdir-raw")) {
+		raw_work = argv[4];
+		for_each(argv[2], n, "d", "rmdir-raw", do_rmdir_raw, 1);
+	} else if (argc == 3 && !strcmp(cmd, "readdir")) {
 		DIR *d;
 		long count = 0;
 
