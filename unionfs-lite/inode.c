@@ -83,7 +83,7 @@ struct inode *ul_new_inode(struct super_block *sb, struct dentry *upper,
 		inode->i_op = &ul_symlink_iops;
 		break;
 	default:
-		inode->i_op = &ul_special_iops;
+		inode->i_op = &ul_file_iops;	/* nothing file-specific in it */
 		init_special_inode(inode, mode, realinode->i_rdev);
 		break;
 	}
@@ -391,13 +391,6 @@ const struct inode_operations ul_file_iops = {
 
 const struct inode_operations ul_symlink_iops = {
 	.get_link	= ul_get_link,
-	.permission	= ul_permission,
-	.getattr	= ul_getattr,
-	.setattr	= ul_setattr,
-	.listxattr	= ul_listxattr,
-};
-
-const struct inode_operations ul_special_iops = {
 	.permission	= ul_permission,
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,

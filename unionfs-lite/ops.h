@@ -69,7 +69,6 @@ ssize_t ul_listxattr(struct dentry *dentry, char *list, size_t size);
 extern const struct xattr_handler *ul_xattr_handlers[];
 extern const struct inode_operations ul_file_iops;
 extern const struct inode_operations ul_symlink_iops;
-extern const struct inode_operations ul_special_iops;
 
 /* dir.c */
 extern const struct inode_operations ul_dir_iops;
