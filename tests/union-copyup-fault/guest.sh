@@ -1,0 +1,38 @@
+# Copy-up when its last step fails: the test-only parameter fail_rename=1
+# makes the rename of the finished copy (work/#n) onto its upper name fail
+# with EIO. Shown: the errno, the trace, the union (the lower object,
+# unchanged), the upper and the work dir just after the failure (the
+# half-made copy is gone: nothing of it in work/), then the same change
+# again (now ok). Once for a file, once for a file whose parent directory
+# must be copied up first (the parent's copy-up fails), on ext4 and ext2.
+. /tests/union-lib/union.sh
+ul_load trace=1 || exit 1
+ul_mount_disks || exit 1
+F=/sys/module/unionlite/parameters/fail_rename
+rc=0
+for base in $UL_EXT4 $UL_EXT2; do
+	echo "### upper on $(ul_fstype $base)"
+	ul_layers $base
+	echo lower-f >$base/lower/f
+	mkdir $base/lower/d
+	echo lower-g >$base/lower/d/g
+	ul_mount $base || { rc=1; continue; }
+	for p in f d/g; do
+		dmesg -c >/dev/null
+		echo 1 >$F
+		echo "## chmod 600 $p: $(ul-union-sys chmod $UL_MNT/$p 600)"
+		echo 0 >$F
+		ul_trace_lines
+		echo "$p: $(cat $UL_MNT/$p) mode $(stat -c %a $UL_MNT/$p)"
+		echo "upper: [$(cd $base/upper && find . -mindepth 1 | sort | tr '\n' ' ')]"
+		ul_work $base
+		echo "## chmod 600 $p again: $(ul-union-sys chmod $UL_MNT/$p 600)"
+		dmesg -c >/dev/null
+		echo "$p: $(cat $UL_MNT/$p) mode $(stat -c %a $UL_MNT/$p)"
+	done
+	ul_umount || rc=1
+	ul_work $base
+done
+ul_umount_disks || rc=1
+rmmod unionlite || rc=1
+exit $rc
