@@ -270,13 +270,15 @@ static bool ul_fill_real(struct dir_context *ctx, const char *name, int len,
 	return rc->caller->actor(rc->caller, name, len, pos, ino, type);
 }
 
-/* Caller holds od->lock; od->realfile's f_pos follows the union file's. */
+/*
+ * Caller holds od->lock; od->realfile's f_pos follows the union file's
+ * (iterate_dir() starts rc.ctx at the real file's f_pos).
+ */
 static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 			   struct dir_context *ctx)
 {
 	struct ul_real_ctx rc = {
 		.ctx.actor = ul_fill_real,
-		.ctx.pos = ctx->pos,
 		.caller = ctx,
 		.dot_ino = file_inode(file)->i_ino,
 		.dotdot_ino = parent_ino(file->f_path.dentry),
