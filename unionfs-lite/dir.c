@@ -219,6 +219,112 @@ static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
 }
 
 /*
+ * The first steps of every recipe that goes through the work dir: the
+ * work dir and @upperdir locked, and the upper name of union @dentry
+ * looked up again and checked against what the union said. @expect is
+ * the upper object the name must hold (NULL: no object); with @whiteout,
+ * the name must hold a whiteout instead.
+ *
+ * Return: the upper name (a reference; both parents stay locked) or an
+ * ERR_PTR (-ESTALE when the name changed; the parents are unlocked).
+ */
+static struct dentry *ul_lock_target(struct ul_fs *ufs,
+				     struct dentry *upperdir,
+				     const struct dentry *dentry,
+				     struct dentry *expect, bool whiteout)
+{
+	struct dentry *target, *trap;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	target = ul_lookup_upper(ufs, upperdir, dentry);
+	if (IS_ERR(target))
+		goto out_unlock;
+	if (whiteout)
+		err = WARN_ON(trap && target == trap) ? -EIO :
+		      ul_is_whiteout(target) ? 0 : -ESTALE;
+	else
+		err = ul_check_upper(target, expect, trap);
+	if (!err)
+		return target;
+	dput(target);
+	target = ERR_PTR(err);
+out_unlock:
+	ul_unlock_work_upper(ufs, upperdir);
+	return target;
+}
+
+/*
+ * The object @attr describes (a whiteout when @attr is NULL) made at the
+ * negative @dentry in the locked @dir; a directory is marked opaque there,
+ * before anything can make it visible. Takes @dentry's reference.
+ *
+ * Return: the made object (a reference) or an ERR_PTR; on error nothing
+ * is left at the name.
+ */
+static struct dentry *ul_make_at(struct ul_fs *ufs, struct dentry *dir,
+				 struct dentry *dentry, struct ul_cattr *attr)
+{
+	int err;
+
+	if (attr)
+		err = ul_make_object(ufs, dir, dentry, attr);
+	else
+		err = ul_do_whiteout(ufs, dir, dentry);
+	if (err)
+		goto out_dput;
+	dentry = ul_made(ufs, dir, dentry);
+	if (IS_ERR(dentry) || !attr || attr->hardlink || !S_ISDIR(attr->mode))
+		return dentry;
+	err = ul_set_opaque(ufs, dentry);
+	if (!err)
+		return dentry;
+	ul_cleanup(ufs, dir, dentry);
+out_dput:
+	dput(dentry);
+	return ERR_PTR(err);
+}
+
+/* The object a recipe puts in place, made at a fresh work/X: ul_make_at() */
+static struct dentry *ul_make_temp(struct ul_fs *ufs, struct ul_cattr *attr)
+{
+	struct dentry *temp;
+
+	temp = ul_lookup_temp(ufs);
+	if (IS_ERR(temp))
+		return temp;
+	return ul_make_at(ufs, ufs->workdir, temp, attr);
+}
+
+/*
+ * The one visible step of recipes 1, 2 and 4 and of the unlink: the
+ * object @attr describes (a whiteout when NULL) made at work/X, then
+ * renamed onto the upper name @target with @flags (RENAME_EXCHANGE: the
+ * old object goes to work/X, where @target now is). Both parents locked.
+ *
+ * Return: the object now at upper/P (a reference) or an ERR_PTR; on
+ * error nothing is left in the work dir and upper/P is unchanged.
+ */
+static struct dentry *ul_put_in_place(struct ul_fs *ufs,
+				      struct dentry *upperdir,
+				      struct dentry *target,
+				      struct ul_cattr *attr, unsigned int flags)
+{
+	struct dentry *temp;
+	int err;
+
+	temp = ul_make_temp(ufs, attr);
+	if (IS_ERR(temp))
+		return temp;
+	err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, flags);
+	if (!err)
+		return temp;
+	ul_cleanup(ufs, ufs->workdir, temp);
+	dput(temp);
+	return ERR_PTR(err);
+}
+
+/*
  * The old directory a recipe moved to the work dir: its whiteouts, then
  * itself. The visible operation is done; a failure only leaves an orphan
  * that the next mount removes.
@@ -268,20 +374,9 @@ static int ul_replace_naive(struct ul_fs *ufs, struct dentry *dir,
 		if (IS_ERR(target))
 			return PTR_ERR(target);
 	}
-	if (attr)
-		err = ul_make_object(ufs, dir, target, attr);
-	else
-		err = ul_do_whiteout(ufs, dir, target);
-	if (err)
-		goto out_dput;
-	target = ul_made(ufs, dir, target);
+	target = ul_make_at(ufs, dir, target, attr);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
-	if (attr && S_ISDIR(attr->mode) && !attr->hardlink) {
-		err = ul_set_opaque(ufs, target);
-		if (err)
-			goto out_dput;
-	}
 	if (made) {
 		*made = target;
 		return 0;
@@ -350,54 +445,28 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
-	struct dentry *wdir = ufs->workdir;
-	struct dentry *target, *temp = NULL, *trap;
 	bool is_dir = !attr->hardlink && S_ISDIR(attr->mode);
+	struct dentry *target, *temp;
 	struct inode *inode;
 	int err;
 
-	trap = ul_lock_work_upper(ufs, upperdir);
-	target = ul_lookup_upper(ufs, upperdir, dentry);
-	err = PTR_ERR(target);
+	target = ul_lock_target(ufs, upperdir, dentry, NULL, true);
 	if (IS_ERR(target))
-		goto out_unlock;
-	err = -ESTALE;
-	if (!ul_is_whiteout(target) || WARN_ON(trap && target == trap))
-		goto out_dput_target;
+		return PTR_ERR(target);
 	if (READ_ONCE(ul_naive)) {
 		err = ul_replace_naive(ufs, upperdir, target, attr, &temp);
-		target = NULL;
-		if (err)
-			goto out_unlock;
-		goto out_instantiate;
+	} else {
+		temp = ul_put_in_place(ufs, upperdir, target, attr,
+				       RENAME_EXCHANGE);
+		err = PTR_ERR_OR_ZERO(temp);
+		if (!err)
+			/* target is work/X now: the old whiteout */
+			ul_cleanup(ufs, ufs->workdir, target);
+		dput(target);
 	}
-
-	temp = ul_lookup_temp(ufs);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	err = ul_make_object(ufs, wdir, temp, attr);
-	if (err)
-		goto out_dput_temp;
-	temp = ul_made(ufs, wdir, temp);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	if (is_dir) {
-		err = ul_set_opaque(ufs, temp);
-		if (err)
-			goto out_cleanup_temp;
-	}
-	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
-	if (err)
-		goto out_cleanup_temp;
-	/* target is work/X now: the old whiteout */
-	ul_cleanup(ufs, wdir, target);
-	dput(target);
-	target = NULL;
-
-out_instantiate:
 	ul_unlock_work_upper(ufs, upperdir);
+	if (err)
+		return err;
 	/* a whiteout hides a lower name: removing this needs one again */
 	inode = ul_new_inode(dentry->d_sb, temp, NULL,
 			     BIT(UL_LOWER_NAME) | (is_dir ? BIT(UL_OPAQUE) : 0));
@@ -405,16 +474,6 @@ out_instantiate:
 		return PTR_ERR(inode);
 	d_instantiate(dentry, inode);
 	return 0;
-
-out_cleanup_temp:
-	ul_cleanup(ufs, wdir, temp);
-out_dput_temp:
-	dput(temp);
-out_dput_target:
-	dput(target);
-out_unlock:
-	ul_unlock_work_upper(ufs, upperdir);
-	return err;
 }
 
 static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
@@ -544,48 +603,24 @@ static int ul_rmdir_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *upper = ul_dentry_upper(dentry);
-	struct dentry *wdir = ufs->workdir;
-	struct dentry *target, *temp, *trap;
+	struct dentry *target, *temp;
 	int err;
 
-	trap = ul_lock_work_upper(ufs, upperdir);
-	target = ul_lookup_upper(ufs, upperdir, dentry);
-	err = PTR_ERR(target);
+	target = ul_lock_target(ufs, upperdir, dentry, upper, false);
 	if (IS_ERR(target))
-		goto out_unlock;
-	err = ul_check_upper(target, upper, trap);
-	if (err)
-		goto out_dput_target;
+		return PTR_ERR(target);
 	if (READ_ONCE(ul_naive)) {
 		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
 		goto out_unlock;
 	}
-
-	temp = ul_lookup_temp(ufs);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	err = ul_do_whiteout(ufs, wdir, temp);
-	if (err)
-		goto out_dput_temp;
-	if (!upper) {
-		err = ul_do_rename(ufs, wdir, temp, upperdir, target, 0);
-		if (err)
-			goto out_cleanup_temp;
-		goto out_dput_temp;
-	}
-	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
-	if (err)
-		goto out_cleanup_temp;
-	/* target is work/X now: the old directory */
-	ul_remove_old_dir(ufs, target);
-	goto out_dput_temp;
-
-out_cleanup_temp:
-	ul_cleanup(ufs, wdir, temp);
-out_dput_temp:
-	dput(temp);
-out_dput_target:
+	temp = ul_put_in_place(ufs, upperdir, target, NULL,
+			       upper ? RENAME_EXCHANGE : 0);
+	err = PTR_ERR_OR_ZERO(temp);
+	if (!err && upper)
+		/* target is work/X now: the old directory */
+		ul_remove_old_dir(ufs, target);
+	if (!err)
+		dput(temp);
 	dput(target);
 out_unlock:
 	ul_unlock_work_upper(ufs, upperdir);
@@ -602,36 +637,20 @@ static int ul_unlink_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *upper = ul_dentry_upper(dentry);
-	struct dentry *wdir = ufs->workdir;
-	struct dentry *target, *temp, *trap;
+	struct dentry *target, *temp;
 	int err;
 
-	trap = ul_lock_work_upper(ufs, upperdir);
-	target = ul_lookup_upper(ufs, upperdir, dentry);
-	err = PTR_ERR(target);
+	target = ul_lock_target(ufs, upperdir, dentry, upper, false);
 	if (IS_ERR(target))
-		goto out_unlock;
-	err = ul_check_upper(target, upper, trap);
-	if (err)
-		goto out_dput_target;
+		return PTR_ERR(target);
 	if (READ_ONCE(ul_naive)) {
 		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
 		goto out_unlock;
 	}
-
-	temp = ul_lookup_temp(ufs);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	err = ul_do_whiteout(ufs, wdir, temp);
-	if (err)
-		goto out_dput_temp;
-	err = ul_do_rename(ufs, wdir, temp, upperdir, target, 0);
-	if (err)
-		ul_cleanup(ufs, wdir, temp);
-out_dput_temp:
-	dput(temp);
-out_dput_target:
+	temp = ul_put_in_place(ufs, upperdir, target, NULL, 0);
+	err = PTR_ERR_OR_ZERO(temp);
+	if (!err)
+		dput(temp);
 	dput(target);
 out_unlock:
 	ul_unlock_work_upper(ufs, upperdir);
@@ -808,60 +827,28 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 						   struct dentry *new)
 {
 	struct dentry *upperdir = ul_dentry_upper(new->d_parent);
-	struct dentry *upper = ul_dentry_upper(new);
-	struct dentry *wdir = ufs->workdir;
-	struct dentry *target, *temp, *trap;
+	struct ul_cattr attr = {};
+	struct dentry *target, *temp;
 	int err;
 
-	trap = ul_lock_work_upper(ufs, upperdir);
-	target = ul_lookup_upper(ufs, upperdir, new);
-	err = PTR_ERR(target);
+	target = ul_lock_target(ufs, upperdir, new, ul_dentry_upper(new), false);
 	if (IS_ERR(target))
-		goto out_unlock;
-	err = ul_check_upper(target, upper, trap);
-	if (err)
-		goto out_dput_target;
+		return target;
 	if (READ_ONCE(ul_naive)) {
 		/* the whiteouts go in place: lower names show up for a while */
 		err = ul_remove_whiteouts(ufs, target);
-		if (err)
-			goto out_dput_target;
-		ul_unlock_work_upper(ufs, upperdir);
-		return target;
+		temp = err ? ERR_PTR(err) : dget(target);
+	} else {
+		attr.mode = d_inode(target)->i_mode;
+		temp = ul_put_in_place(ufs, upperdir, target, &attr,
+				       RENAME_EXCHANGE);
+		if (!IS_ERR(temp))
+			/* target is work/X now: the old Q */
+			ul_remove_old_dir(ufs, target);
 	}
-
-	temp = ul_lookup_temp(ufs);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	err = ul_do_mkdir(ufs, wdir, temp, d_inode(target)->i_mode);
-	if (err)
-		goto out_dput_temp;
-	temp = ul_made(ufs, wdir, temp);
-	err = PTR_ERR(temp);
-	if (IS_ERR(temp))
-		goto out_dput_target;
-	err = ul_set_opaque(ufs, temp);
-	if (err)
-		goto out_cleanup_temp;
-	err = ul_do_rename(ufs, wdir, temp, upperdir, target, RENAME_EXCHANGE);
-	if (err)
-		goto out_cleanup_temp;
-	/* target is work/X now: the old Q */
-	ul_remove_old_dir(ufs, target);
 	dput(target);
 	ul_unlock_work_upper(ufs, upperdir);
 	return temp;
-
-out_cleanup_temp:
-	ul_cleanup(ufs, wdir, temp);
-out_dput_temp:
-	dput(temp);
-out_dput_target:
-	dput(target);
-out_unlock:
-	ul_unlock_work_upper(ufs, upperdir);
-	return ERR_PTR(err);
 }
 
 /*
