@@ -4,17 +4,19 @@
 # on the ext4 disk.
 . /tests/lib/common.sh
 
-# stress_run SECONDS: the run, then umount (work/ must be empty after it)
-# and module unload
+# stress_run SECONDS [PARAM...]: the run (the module loaded with the
+# parameters PARAM...), then umount (work/ must be empty after it) and
+# module unload
 stress_run() {
-	local rc=0 l=$UL_EXT2/lower u=$UL_EXT4/upper w=$UL_EXT4/work
+	local rc=0 l=$UL_EXT2/lower u=$UL_EXT4/upper w=$UL_EXT4/work s=$1
+	shift
 	ul_mount_disks || return 1
 	mkdir -p $l $u $w /mnt/union || return 1
 	ul-stress lower $l || return 1
-	insmod /lib/modules/unionlite.ko || return 1
+	insmod /lib/modules/unionlite.ko "$@" || return 1
 	mount -t unionlite -o "lowerdir=$l,upperdir=$u,workdir=$w" none /mnt/union || return 1
 	# per-operation counts (they vary) go to the console log
-	ul-stress run --union /mnt/union --procs 4 --seconds "$1" 2>/dev/console || rc=1
+	ul-stress run --union /mnt/union --procs 4 --seconds "$s" 2>/dev/console || rc=1
 	umount /mnt/union || rc=1
 	if [ -z "$(ls -A $w/work)" ]; then
 		echo "work/ after umount: empty"
