@@ -1,0 +1,42 @@
+# Copy-up on a full upper filesystem (no fault injection): the data copy
+# runs out of space part-way, the call returns ENOSPC, the half-made copy
+# is removed from work/, the upper name stays absent and the union still
+# shows the lower file, byte for byte. Once space is freed, the same
+# change works. An ext4 upper (lower on ext2), then an ext2 upper (lower
+# on ext4).
+. /tests/union-lib/union.sh
+ul_load trace=1 || exit 1
+ul_mount_disks || exit 1
+rc=0
+for up in $UL_EXT4 $UL_EXT2; do
+	lo=$UL_EXT2
+	[ $up = $UL_EXT2 ] && lo=$UL_EXT4
+	echo "### upper on $(ul_fstype $up), lower on $(ul_fstype $lo)"
+	rm -rf $up/upper $up/work $lo/lower
+	mkdir -p $up/upper $up/work $lo/lower $UL_MNT
+	dd if=/dev/urandom of=$lo/lower/big bs=1M count=24 2>/dev/null || rc=1
+	sum=$(md5sum <$lo/lower/big)
+	mount -t unionlite -o "lowerdir=$lo/lower,upperdir=$up/upper,workdir=$up/work" none $UL_MNT || { rc=1; continue; }
+	# fill the upper filesystem (root: the reserved blocks too)
+	dd if=/dev/zero of=$up/fill bs=1M 2>/dev/null
+	sync
+	dmesg -c >/dev/null
+	echo "## chmod 600 big: $(ul-union-sys chmod $UL_MNT/big 600)"
+	ul_trace_lines
+	[ "$(md5sum <$UL_MNT/big)" = "$sum" ] && s=same || s=DIFFERENT
+	echo "big: mode $(stat -c %a $UL_MNT/big), content $s as lower"
+	echo "upper: [$(ls -A $up/upper | tr '\n' ' ')]"
+	ul_work $up
+	rm $up/fill
+	sync
+	echo "## chmod 600 big again: $(ul-union-sys chmod $UL_MNT/big 600)"
+	dmesg -c >/dev/null
+	[ "$(md5sum <$UL_MNT/big)" = "$sum" ] && s=same || s=DIFFERENT
+	echo "big: mode $(stat -c %a $UL_MNT/big), content $s as lower"
+	echo "upper: [$(ls -A $up/upper | tr '\n' ' ')]"
+	ul_umount || rc=1
+	ul_work $up
+done
+ul_umount_disks || rc=1
+rmmod unionlite || rc=1
+exit $rc
