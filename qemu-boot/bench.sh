@@ -10,7 +10,7 @@ status=0
 for d in "$UL_TOP"/tests/*/test.conf; do
 	grep -qs '^KIND=bench' "$d" || continue
 	t=$(basename "$(dirname "$d")")
-	echo "== $t (base kernel, QEMU TCG, 2 vCPUs)"
+	echo "== $t (base kernel, QEMU TCG)"
 	"$here/run-test.sh" "$t" base || status=1
 	cat "$UL_BUILD/logs/base/$t.out"
 	[ $status = 0 ] || sed -n '2,$p' "$UL_BUILD/logs/base/$t.verdict"

@@ -18,6 +18,8 @@
 #   IMG_SIZE=size     size of each disk image (default 64M; sparse files)
 #   HOST_PRE=script   run on the host before boot, with the image paths
 #   HOST_POST=script  run on the host after QEMU exits, before e2fsck
+#   CMDLINE=words     more kernel command line (e.g. the benchmarks'
+#                     clock: tsc=reliable)
 #   LOGDISK=yes       a third disk, vdc: 1 MiB of raw zeros, not checked
 #   HOST_DRIVER=file  a bash file sourced instead of the single boot; it
 #                     calls "ul_boot TAG SCRIPT [CUT]" once per boot, and
@@ -34,7 +36,7 @@ ul_check_variant "$variant"
 tdir=$UL_TOP/tests/$test
 [ -f "$tdir/guest.sh" ] || ul_die "no such test: tests/$test/guest.sh"
 
-TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
+TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
 # shellcheck disable=SC1091
 [ -f "$tdir/test.conf" ] && . "$tdir/test.conf"
 if [ "$variant" = debug ]; then
@@ -76,7 +78,7 @@ ul_boot() {
 		-display none -monitor none -no-reboot
 		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
 		-initrd "$UL_BUILD/initramfs-$variant.cpio"
-		-append "console=ttyS0 panic=-1 ul.test=$test ul.script=$script ul.variant=$variant"
+		-append "console=ttyS0 panic=-1 ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
 		-serial "file:$blog" -serial "file:$bout")
 	local d
 	for d in "${drives[@]}"; do

@@ -1,34 +1,51 @@
 # Benchmark (make bench; numbers, not a pass/fail test): the same
 # operations on unionlite and on the kernel's overlayfs, over the same
 # lower layer on ext4, each union with its own upper and work directory
-# and the same options. Each figure is the best of three runs with warm
-# caches, except copy-up (three different cold files). The ratio is
-# unionlite's time over overlayfs's: below 1.00 unionlite is faster.
+# and the same options.
 #
-# The whiteout transitions (the recipes of docs/recipes.md) take 2,000
-# names per run; a name can be removed only once, so each of the three
-# runs has its own names (wh/r1..r3) and the best run is kept. Both
-# uppers already hold, before mount, the directories wh/rK/{u,r,d}, an
-# empty directory over each lower wh/rK/d/d<i> (rmdir removes a merged
-# directory: recipe 1's exchange, on both unions) and a copy of each lower
-# wh/rK/r/n<i> (rename times the whiteout, not a copy-up). unlink removes
-# lower-only files; mkdir makes the directories again over the whiteouts
-# rmdir left. The raw floor is recipe 1's three steps done directly on
-# the ext4 directories raw/rK/d/d<i>, with raw/rK/w as the work dir
-# (ul-bench rmdir-raw); its ratios are the union's time over the floor's.
+# Every operation runs in $R rounds. In a round, "ul-bench ab" times it
+# on both unions interleaved (in turns of 100 names, or pass by pass for
+# readdir and read), so that both see the same moments of a host whose
+# speed varies; each copy-up is one cold file per union, the first union
+# alternating from round to round. Per operation the table shows each
+# union's best rate, the ratio of the two bests, and the median and range
+# of the per-round ratios. A ratio is unionlite's time over overlayfs's:
+# below 1.00 unionlite is faster. Every single rate goes to the console
+# log ("bench: KEY ROUND RATE"). The clock is the TSC (tsc=reliable in
+# test.conf): under TCG on a loaded host the kernel's clocksource
+# watchdog would otherwise fall back to 4 ms jiffies.
+#
+# stat, readdir and read run with warm caches (one untimed pass first),
+# several passes per timed sample (stat 10k names 10 times, readdir 10k
+# 40 times, 100k 5 times, read 64 MiB 8 times: 1-3 s per sample); each
+# copy-up opens its own cold 64 MiB lower file (caches dropped).
+#
+# The whiteout transitions (the recipes of docs/recipes.md) take $N names
+# per round; a name can be removed only once, so each round has its own
+# names (wh/rK). Both uppers already hold, before mount, the directories
+# wh/rK/{u,r,d}, an empty directory over each lower wh/rK/d/d<i> (rmdir
+# removes a merged directory: recipe 1's exchange, on both unions) and a
+# copy of each lower wh/rK/r/n<i> (rename times the whiteout, not a
+# copy-up). unlink removes lower-only files; mkdir makes the directories
+# again over the whiteouts rmdir left. The raw floors are the steps done
+# directly on ext4 with ul-bench: recipe 1 (rmdir-raw: mknod a whiteout
+# in a work dir, exchange, rmdir) and the unlink (unlink-raw: mknod,
+# rename onto the name); the last rows are each union's time over them.
 . /tests/union-lib/union.sh
+R=6
+N=3000
 ul_load || exit 1
 ul_mount_disks || exit 1
 B=$UL_EXT4
 mkdir -p $B/lower/d10k $B/lower/d100k $B/ul-upper $B/ul-work $B/ov-upper $B/ov-work /mnt/ul /mnt/ov
 ul-bench mkfiles $B/lower/d10k 10000 || exit 1
 ul-bench mkfiles $B/lower/d100k 100000 || exit 1
-for f in read64 cu0 cu1 cu2; do
-	dd if=/dev/zero of=$B/lower/$f bs=1M count=64 2>/dev/null || exit 1
-done
-N=2000
-for k in 1 2 3; do
-	mkdir -p $B/raw/r$k/d $B/raw/r$k/w || exit 1
+dd if=/dev/zero of=$B/lower/read64 bs=1M count=64 2>/dev/null || exit 1
+for k in $(seq $R); do
+	for m in ul ov; do
+		dd if=/dev/zero of=$B/lower/cu-$m$k bs=1M count=64 2>/dev/null || exit 1
+	done
+	mkdir -p $B/raw/r$k/d $B/raw/r$k/w $B/rawu/r$k/n $B/rawu/r$k/w || exit 1
 	ul-bench mkdirs $B/raw/r$k/d $N || exit 1
 	for d in lower ul-upper ov-upper; do
 		mkdir -p $B/$d/wh/r$k/u $B/$d/wh/r$k/r $B/$d/wh/r$k/d || exit 1
@@ -41,83 +58,117 @@ sync
 mount -t unionlite -o lowerdir=$B/lower,upperdir=$B/ul-upper,workdir=$B/ul-work none /mnt/ul || exit 1
 mount -t overlay -o lowerdir=$B/lower,upperdir=$B/ov-upper,workdir=$B/ov-work none /mnt/ov || exit 1
 
-# best CMD...: the highest rate of three runs of "ul-bench CMD"
-best() {
-	local i r b=0
-	for i in 1 2 3; do
-		r=$(ul-bench "$@" | awk '{ sub("/s", "", $4); print $4 }') || return 1
-		b=$(echo "$r $b" | awk '{ print ($1 > $2) ? $1 : $2 }')
-	done
-	echo "$b"
-}
+RATES=/tmp/bench.rates
+: >$RATES
 
-# row LABEL UNIT UL_RATE OV_RATE
-row() {
-	printf '%-28s %12s %12s %8s\n' "$1" "$3" "$4" \
-		"$(echo "$3 $4" | awk '{ printf "%.2f", ($1 > 0) ? $2 / $1 : 0 }')"
-}
-
-printf '%-28s %12s %12s %8s\n' "operation" "unionlite" "overlayfs" "ratio"
-row "stat 10k names (ops/s)" ops "$(best stat /mnt/ul/d10k 10000)" "$(best stat /mnt/ov/d10k 10000)"
-row "readdir 10k (entries/s)" ops "$(best readdir /mnt/ul/d10k)" "$(best readdir /mnt/ov/d10k)"
-row "readdir 100k (entries/s)" ops "$(best readdir /mnt/ul/d100k)" "$(best readdir /mnt/ov/d100k)"
-row "read 64 MiB (MiB/s)" mib "$(best read /mnt/ul/read64)" "$(best read /mnt/ov/read64)"
-cu() { # cu MNT: best copy-up rate of cu0..cu2, caches dropped before each
-	local f r b=0
-	for f in cu0 cu1 cu2; do
-		sync
-		echo 3 > /proc/sys/vm/drop_caches
-		r=$(ul-bench copyup "$1/$f" | awk '{ sub("/s", "", $4); print $4 }') || return 1
-		b=$(echo "$r $b" | awk '{ print ($1 > $2) ? $1 : $2 }')
-	done
-	echo "$b"
-}
-row "copy-up 64 MiB (MiB/s)" mib "$(cu /mnt/ul)" "$(cu /mnt/ov)"
-
-wh() { # wh KEY CMD...: one run of "ul-bench CMD", "KEY RATE" kept
-	local key=$1 out
-	shift
+# rec KEY ROUND CMD...: one run of "ul-bench CMD", "KEY ROUND RATE" kept;
+# a sync first, so that no run pays for writing back what the one before
+# it left dirty (without it, in pairs of runs back to back, the first was
+# the slower one in most rounds, for either union)
+rec() {
+	local key=$1 k=$2 out
+	shift 2
+	sync
 	out=$(ul-bench "$@") || exit 1
 	set -- $out
-	echo "$key ${4%/s}" >>/tmp/wh.rates
+	echo "$key $k ${4%/s}" >>$RATES
 }
-# each operation on both unions back to back, the first one alternating,
-# so that a change of the machine's load falls on both alike
-for k in 1 2 3; do
-	ms="ul ov"
-	[ $k = 2 ] && ms="ov ul"
-	# warm caches: every real object of this run looked up once, so that
-	# neither union pays for the lower names the other one read first
-	ls -la $B/lower/wh/r$k/* $B/ul-upper/wh/r$k/* $B/ov-upper/wh/r$k/* \
-		$B/raw/r$k/d >/dev/null || exit 1
-	for op in unlink:u rmdir:d mkdir:d rename:r; do
-		for m in $ms; do
-			wh $m-${op%:*} ${op%:*} /mnt/$m/wh/r$k/${op#*:} $N
-		done
-	done
-	wh raw rmdir-raw $B/raw/r$k/d $N $B/raw/r$k/w
+
+# ab KEY ROUND OP PATH ARGS...: "ul-bench ab OP" on /mnt/ul/PATH and
+# /mnt/ov/PATH, interleaved; kept as ul-KEY and ov-KEY
+ab() {
+	local key=$1 k=$2 op=$3 path=$4 out
+	shift 4
+	sync
+	out=$(ul-bench ab $op /mnt/ul/$path /mnt/ov/$path "$@") || exit 1
+	echo "$out" | awk -v key=$key -v k=$k \
+		'{ sub("/s", "", $4); print (NR == 1 ? "ul-" : "ov-") key, k, $4 }' >>$RATES
+}
+
+# one untimed pass of the warm-cache operations on each union
+for m in ul ov; do
+	ul-bench stat /mnt/$m/d10k 10000 >/dev/null &&
+	ul-bench readdir /mnt/$m/d10k >/dev/null &&
+	ul-bench readdir /mnt/$m/d100k >/dev/null &&
+	ul-bench read /mnt/$m/read64 >/dev/null || exit 1
+	ls -la $B/lower/wh/r*/* $B/$m-upper/wh/r*/* >/dev/null || exit 1
 done
-top() { # top KEY: the best rate kept for KEY
-	awk -v k=$1 '$1 == k && $2 > b { b = $2 } END { printf "%.1f", b }' /tmp/wh.rates
+ls -la $B/raw/r*/d $B/rawu/r*/n >/dev/null || exit 1
+
+for k in $(seq $R); do
+	ab stat $k stat d10k 10000 10
+	ab readdir $k readdir d10k 40
+	ab readdir100k $k readdir d100k 5
+	ab read $k read read64 8
+	ms="ul ov"
+	[ $((k % 2)) = 0 ] && ms="ov ul"
+	for m in $ms; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		rec $m-copyup $k copyup /mnt/$m/cu-$m$k
+	done
+	for op in unlink:u rmdir:d mkdir:d rename:r; do
+		ab ${op%:*} $k ${op%:*} wh/r$k/${op#*:} $N
+	done
+	rec raw-rmdir $k rmdir-raw $B/raw/r$k/d $N $B/raw/r$k/w
+	rec raw-unlink $k unlink-raw $B/rawu/r$k/n $N $B/rawu/r$k/w
+done
+sed 's/^/bench: /' $RATES >/dev/console
+
+# best KEY: the highest rate of KEY
+best() {
+	awk -v k=$1 '$1 == k && $3 > b { b = $3 } END { printf "%.1f", b }' $RATES
 }
-# every run, for the console log
-sed 's/^/bench: /' /tmp/wh.rates >/dev/console
-row "unlink-with-whiteout (ops/s)" ops "$(top ul-unlink)" "$(top ov-unlink)"
-row "rmdir-with-whiteout (ops/s)" ops "$(top ul-rmdir)" "$(top ov-rmdir)"
-row "mkdir-over-whiteout (ops/s)" ops "$(top ul-mkdir)" "$(top ov-mkdir)"
-row "rename-with-whiteout (ops/s)" ops "$(top ul-rename)" "$(top ov-rename)"
-printf '%-28s %12s\n' "raw ext4 recipe 1 (ops/s)" "$(top raw)"
-printf '%-28s %12s %12s\n' "rmdir-wh / raw floor (time)" \
-	$(echo "$(top raw) $(top ul-rmdir) $(top ov-rmdir)" |
-	  awk '{ printf "%.2f %.2f", $1 / $2, $1 / $3 }')
+
+# ratios A B: "median min max" of the per-round time ratios A/B
+ratios() {
+	awk -v a=$1 -v b=$2 '$1 == a { ra[$2] = $3 } $1 == b { rb[$2] = $3 }
+		END { for (k in ra) if (ra[k] > 0) print rb[k] / ra[k] }' $RATES |
+	sort -n | awk '{ v[NR] = $1 }
+		END { printf "%.2f %.2f-%.2f", (NR % 2) ? v[(NR + 1) / 2] :
+		      (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }'
+}
+
+# row LABEL KEY_A KEY_B: A's and B's best rates, the ratio of the bests,
+# the median and range of the per-round ratios
+row() {
+	local a b
+	a=$(best $2)
+	b=$(best $3)
+	printf '%-30s %10s %10s %6s %6s %s\n' "$1" "$a" "$b" \
+		"$(echo "$a $b" | awk '{ printf "%.2f", ($1 > 0) ? $2 / $1 : 0 }')" \
+		$(ratios $2 $3)
+}
+
+echo "$R rounds; ratio = unionlite's time / overlayfs's (best rates; median, range of rounds)"
+printf '%-30s %10s %10s %6s %6s %s\n' operation unionlite overlayfs best median range
+row "stat 10k names (ops/s)" ul-stat ov-stat
+row "readdir 10k (entries/s)" ul-readdir ov-readdir
+row "readdir 100k (entries/s)" ul-readdir100k ov-readdir100k
+row "read 64 MiB (MiB/s)" ul-read ov-read
+row "copy-up 64 MiB (MiB/s)" ul-copyup ov-copyup
+row "unlink-with-whiteout (ops/s)" ul-unlink ov-unlink
+row "rmdir-with-whiteout (ops/s)" ul-rmdir ov-rmdir
+row "mkdir-over-whiteout (ops/s)" ul-mkdir ov-mkdir
+row "rename-with-whiteout (ops/s)" ul-rename ov-rename
+echo "raw ext4 floors (ops/s): recipe 1 $(best raw-rmdir), unlink $(best raw-unlink)"
+printf '%-30s %10s %10s\n' "time over the raw floor" unionlite overlayfs
+for op in rmdir unlink; do
+	printf '%-30s %10s %10s\n' "  $op-with-whiteout, median" \
+		"$(ratios raw-$op ul-$op | cut -d' ' -f1)" \
+		"$(ratios raw-$op ov-$op | cut -d' ' -f1)"
+done
 
 umount /mnt/ul && umount /mnt/ov || exit 1
 # the runs did what they say: a whiteout per unlink and per rename in each
-# upper (rmdir's were replaced by mkdir), one per rmdir-raw
-for d in ul-upper/wh ov-upper/wh raw; do
+# upper (rmdir's were replaced by mkdir), one per raw step
+for d in ul-upper/wh ov-upper/wh raw rawu; do
 	w=$(find $B/$d -type c | wc -l)
 	echo "whiteouts in $d: $w"
-	[ $w = $((3 * N * 2)) ] || [ $d = raw -a $w = $((3 * N)) ] || exit 1
+	case $d in
+	raw*) [ $w = $((R * N)) ] ;;
+	*) [ $w = $((R * N * 2)) ] ;;
+	esac || exit 1
 done
 ul_umount_disks || exit 1
 rmmod unionlite

@@ -3,9 +3,11 @@
  * ul-bench: timed filesystem operations for the benchmarks (make bench).
  *
  *   ul-bench mkfiles DIR N        create DIR/n0 .. DIR/n<N-1> (setup, untimed)
- *   ul-bench stat DIR N           lstat every DIR/n<i>
- *   ul-bench readdir DIR          read every entry of DIR with getdents64
- *   ul-bench read FILE            read FILE to the end, 1 MiB at a time
+ *   ul-bench stat DIR N [P]       lstat every DIR/n<i>, P times (default 1)
+ *   ul-bench readdir DIR [P]      read every entry of DIR with getdents64,
+ *                                 P times (opened again each time)
+ *   ul-bench read FILE [P]        read FILE to the end, 1 MiB at a time,
+ *                                 P times
  *   ul-bench copyup FILE          open FILE for writing (a copy-up on a
  *                                 union whose file is in the lower layer)
  *   ul-bench unlink DIR N         unlink DIR/n<i>
@@ -18,9 +20,27 @@
  *                                 character device 0/0), renameat2() it
  *                                 with DIR/d<i> (RENAME_EXCHANGE), rmdir
  *                                 WORK/w<i> (now the old directory)
+ *   ul-bench unlink-raw DIR N WORK   the floor of unlink-with-whiteout on
+ *                                 a lower-only DIR/n<i> (no upper object):
+ *                                 mknod WORK/w<i> (a whiteout), rename
+ *                                 it to DIR/n<i>
+ *
+ *   ul-bench ab OP A B N [P]      OP (stat, unlink, rmdir, mkdir, rename)
+ *                                 on A/<name><i> and B/<name><i>, i < N, in
+ *                                 turns of 100 names (P passes for stat)
+ *   ul-bench ab readdir A B P     readdir of A and of B in turns, P each
+ *   ul-bench ab read A B P        read of file A and of file B in turns
+ *
+ * "ab" times two places interleaved, so that both see the same moments
+ * of a host whose speed varies (a guest under TCG on a shared machine
+ * does: the same run can take twice as long a minute later); which of
+ * the two goes first alternates from turn to turn. It prints two lines,
+ * A's then B's, each with the time spent on that side alone.
  *
  * Timed commands print one line: "<what> <count> <seconds> <rate>/s",
- * with the rate in operations per second (MiB/s for read and copyup).
+ * with the rate in operations per second (MiB/s for read and copyup);
+ * with P passes, the count and rate are those of all passes together (a
+ * sample long enough that one scheduling delay of the host is noise).
  * Any failing call stops the run with the errno and exit status 1.
  */
 #define _GNU_SOURCE
@@ -57,6 +77,20 @@ static void report(const char *what, double count, double t0, double scale)
 
 	printf("%s %.0f %.3f %.1f/s\n", what, count, secs,
 	       secs > 0 ? count / scale / secs : 0.0);
+}
+
+/* fn on DIR/<prefix><i> for every @from <= i < @to */
+static void for_range(const char *dir, long from, long to, const char *prefix,
+		      const char *what, int (*fn)(const char *))
+{
+	char p[4096];
+	long i;
+
+	for (i = from; i < to; i++) {
+		snprintf(p, sizeof(p), "%s/%s%ld", dir, prefix, i);
+		if (fn(p))
+			fail(what, p);
+	}
 }
 
 /* for_each DIR N PREFIX: run fn on DIR/<prefix><i> for every i < N */
@@ -117,21 +151,124 @@ static int do_rmdir_raw(const char *p)
 	return rmdir(w);
 }
 
+static int do_unlink_raw(const char *p)
+{
+	char w[4096];
+
+	snprintf(w, sizeof(w), "%s/w%s", raw_work, strrchr(p, '/') + 2);
+	if (mknod(w, S_IFCHR, makedev(0, 0)))
+		return -1;
+	return rename(w, p);
+}
+
+/* every entry of @path, with getdents64 through readdir(3): the count */
+static long read_dir(const char *path)
+{
+	long count = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d)
+		fail("opendir", path);
+	errno = 0;
+	while (readdir(d))
+		count++;
+	if (errno)
+		fail("readdir", path);
+	closedir(d);
+	return count;
+}
+
+/* @path read to the end into @buf: the bytes read */
+static double read_file(const char *path, char *buf, size_t size)
+{
+	double total = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("open", path);
+	while ((r = read(fd, buf, size)) > 0)
+		total += r;
+	if (r < 0)
+		fail("read", path);
+	close(fd);
+	return total;
+}
+
+#define AB_TURN	100
+
+static const struct ab_op {
+	const char *name, *prefix;
+	int (*fn)(const char *p);
+} ab_ops[] = {
+	{ "stat", "n", do_stat },
+	{ "unlink", "n", unlink },
+	{ "rmdir", "d", rmdir },
+	{ "mkdir", "d", do_mkdir },
+	{ "rename", "n", do_rename },
+};
+
+/* the two lines of "ab": A's and B's counts, times and rates */
+static void ab_report(const char *what, double count, const double *secs,
+		      double scale)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		printf("%s-%c %.0f %.3f %.1f/s\n", what, 'a' + s, count,
+		       secs[s], secs[s] > 0 ? count / scale / secs[s] : 0.0);
+}
+
+/* ab OP A B N P: the per-name OP on A and B in turns of AB_TURN names */
+static int ab_names(const char *op, char **dirs, long n, long passes)
+{
+	double secs[2] = { 0, 0 }, t0;
+	const struct ab_op *o = NULL;
+	long turn = 0, i, p;
+	unsigned int k;
+	int s, side;
+
+	for (k = 0; k < sizeof(ab_ops) / sizeof(ab_ops[0]); k++)
+		if (!strcmp(op, ab_ops[k].name))
+			o = &ab_ops[k];
+	if (!o)
+		return -1;
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < n; i += AB_TURN, turn++)
+			for (s = 0; s < 2; s++) {
+				side = (s + turn) % 2;
+				t0 = now();
+				for_range(dirs[side], i,
+					  i + AB_TURN < n ? i + AB_TURN : n,
+					  o->prefix, o->name, o->fn);
+				secs[side] += now() - t0;
+			}
+	ab_report(o->name, (double)n * passes, secs, 1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 20];
 	const char *cmd = argc > 1 ? argv[1] : "";
 	long n = argc > 3 ? strtol(argv[3], NULL, 0) : 0;
+	long i, passes;
 	double t0, total;
-	ssize_t r;
 	int fd;
 
 	if (argc == 4 && !strcmp(cmd, "mkfiles"))
 		for_each(argv[2], n, "n", "create", do_create, 0);
 	else if (argc == 4 && !strcmp(cmd, "mkdirs"))
 		for_each(argv[2], n, "d", "mkdir", do_mkdir, 0);
-	else if (argc == 4 && !strcmp(cmd, "stat"))
-		for_each(argv[2], n, "n", "stat", do_stat, 1);
+	else if ((argc == 4 || argc == 5) && !strcmp(cmd, "stat")) {
+		passes = argc == 5 ? strtol(argv[4], NULL, 0) : 1;
+		t0 = now();
+		for (i = 0; i < passes; i++)
+			for_each(argv[2], n, "n", "stat", do_stat, 0);
+		report("stat", (double)n * passes, t0, 1);
+	}
 	else if (argc == 4 && !strcmp(cmd, "unlink"))
 		for_each(argv[2], n, "n", "unlink", unlink, 1);
 	else if (argc == 4 && !strcmp(cmd, "rmdir"))
@@ -143,32 +280,49 @@ int main(int argc, char **argv)
 	else if (argc == 5 && !strcmp(cmd, "rmdir-raw")) {
 		raw_work = argv[4];
 		for_each(argv[2], n, "d", "rmdir-raw", do_rmdir_raw, 1);
-	} else if (argc == 3 && !strcmp(cmd, "readdir")) {
-		DIR *d;
+	} else if (argc == 5 && !strcmp(cmd, "unlink-raw")) {
+		raw_work = argv[4];
+		for_each(argv[2], n, "n", "unlink-raw", do_unlink_raw, 1);
+	} else if (argc >= 6 && !strcmp(cmd, "ab") &&
+		   strcmp(argv[2], "readdir") && strcmp(argv[2], "read")) {
+		passes = argc == 7 ? strtol(argv[6], NULL, 0) : 1;
+		if (ab_names(argv[2], argv + 3, strtol(argv[5], NULL, 0),
+			     passes))
+			goto usage;
+	} else if (argc == 6 && !strcmp(cmd, "ab")) {
+		double secs[2] = { 0, 0 }, amount = 0, got;
+		int s, side;
+
+		passes = strtol(argv[5], NULL, 0);
+		for (i = 0; i < passes; i++)
+			for (s = 0; s < 2; s++) {
+				side = (s + i) % 2;
+				t0 = now();
+				if (!strcmp(argv[2], "readdir"))
+					got = read_dir(argv[3 + side]);
+				else
+					got = read_file(argv[3 + side], buf,
+							sizeof(buf)) / (1 << 20);
+				secs[side] += now() - t0;
+				if (!side)
+					amount += got;
+			}
+		ab_report(!strcmp(argv[2], "read") ? "read-MiB" : "readdir",
+			  amount, secs, 1);
+	} else if ((argc == 3 || argc == 4) && !strcmp(cmd, "readdir")) {
 		long count = 0;
 
+		passes = argc == 4 ? strtol(argv[3], NULL, 0) : 1;
 		t0 = now();
-		d = opendir(argv[2]);
-		if (!d)
-			fail("opendir", argv[2]);
-		errno = 0;
-		while (readdir(d))
-			count++;
-		if (errno)
-			fail("readdir", argv[2]);
-		closedir(d);
+		for (i = 0; i < passes; i++)
+			count += read_dir(argv[2]);
 		report("readdir", count, t0, 1);
-	} else if (argc == 3 && !strcmp(cmd, "read")) {
+	} else if ((argc == 3 || argc == 4) && !strcmp(cmd, "read")) {
+		passes = argc == 4 ? strtol(argv[3], NULL, 0) : 1;
 		t0 = now();
 		total = 0;
-		fd = open(argv[2], O_RDONLY);
-		if (fd < 0)
-			fail("open", argv[2]);
-		while ((r = read(fd, buf, sizeof(buf))) > 0)
-			total += r;
-		if (r < 0)
-			fail("read", argv[2]);
-		close(fd);
+		for (i = 0; i < passes; i++)
+			total += read_file(argv[2], buf, sizeof(buf));
 		report("read-MiB", total / (1 << 20), t0, 1);
 	} else if (argc == 3 && !strcmp(cmd, "copyup")) {
 		struct stat st;
@@ -182,6 +336,7 @@ int main(int argc, char **argv)
 		close(fd);
 		report("copyup-MiB", (double)st.st_size / (1 << 20), t0, 1);
 	} else {
+usage:
 		fprintf(stderr, "usage: see the comment at the top of ul-bench.c\n");
 		return 2;
 	}
