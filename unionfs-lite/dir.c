@@ -899,6 +899,17 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	err = -ENOTEMPTY;
 	if (rc.newupper == trap)
 		goto out_dput;
+	/*
+	 * P and Q hard links of one file: rename(2) must do nothing, but
+	 * the VFS, seeing two union inodes, would then move P's dentry onto
+	 * Q (or exchange the two) while the upper names stay, and the union
+	 * would act on upper/P by the name Q. Refused instead (like a
+	 * rename the union cannot do in place; mv checks for the same file
+	 * before it renames).
+	 */
+	err = -EXDEV;
+	if (d_inode(rc.newupper) == d_inode(rc.oldupper))
+		goto out_dput;
 
 	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
 	if (!exchange && *q_lower && d_is_dir(old) &&

@@ -21,8 +21,10 @@
  * readlink, lstat, readdir, setxattr, getxattr and listxattr of a user.*
  * attribute. Errors the operation may meet on any file system (ENOENT,
  * EEXIST, ENOTEMPTY, ENOTDIR, EISDIR, EXDEV, EINVAL, EPERM, EMLINK,
- * ELOOP, ESTALE, ENODATA, EOPNOTSUPP, and ENXIO for a fifo with
- * no reader) are counted; any other
+ * ELOOP, ESTALE, ENODATA, EOPNOTSUPP, and for a fifo opened with
+ * O_NONBLOCK: ENXIO when it has no reader, EAGAIN when a read finds it
+ * empty or a write full, EPIPE when its reader went away between open and
+ * write) are counted; any other
  * errno is unexpected. At the end, a readdir of every directory must list
  * each name once and every listed name must be found by lstat.
  *
@@ -76,7 +78,7 @@ static const char *const op_names[NR_OPS] = {
 /* The errnos any file system may return for these operations. */
 static const int expected_errnos[] = {
 	ENOENT, EEXIST, ENOTEMPTY, ENOTDIR, EISDIR, EXDEV, EINVAL, EPERM,
-	EMLINK, ELOOP, ESTALE, ENODATA, EOPNOTSUPP, ENXIO,
+	EMLINK, ELOOP, ESTALE, ENODATA, EOPNOTSUPP, ENXIO, EAGAIN, EPIPE,
 };
 
 #define NR_ERRNOS	(sizeof(expected_errnos) / sizeof(expected_errnos[0]))

@@ -33,6 +33,4 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul_umount || rc=1
 	ul_work $base
 done
-ul_umount_disks || rc=1
-rmmod unionlite || rc=1
-exit $rc
+ul_finish $rc

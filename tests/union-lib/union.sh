@@ -74,3 +74,12 @@ ul_work() {
 ul_trace_lines() {
 	dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite: /p'
 }
+
+# ul_finish RC: unmount the disks and unload the module, then exit with
+# RC (1 when either of these fails)
+ul_finish() {
+	local rc=$1
+	ul_umount_disks || rc=1
+	rmmod unionlite || rc=1
+	exit $rc
+}
