@@ -17,7 +17,7 @@
 #
 # stat, readdir and read run with warm caches (one untimed pass first),
 # several passes per timed sample (stat 10k names 10 times, readdir 10k
-# 40 times, 100k 5 times, read 64 MiB 8 times: 1-3 s per sample); each
+# 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); each
 # copy-up opens its own cold 64 MiB lower file (caches dropped).
 #
 # The whiteout transitions (the recipes of docs/recipes.md) take $N names
@@ -98,8 +98,8 @@ ls -la $B/raw/r*/d $B/rawu/r*/n >/dev/null || exit 1
 for k in $(seq $R); do
 	ab stat $k stat d10k 10000 10
 	ab readdir $k readdir d10k 40
-	ab readdir100k $k readdir d100k 5
-	ab read $k read read64 8
+	ab readdir100k $k readdir d100k 15
+	ab read $k read read64 24
 	ms="ul ov"
 	[ $((k % 2)) = 0 ] && ms="ov ul"
 	for m in $ms; do
