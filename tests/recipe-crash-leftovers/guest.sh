@@ -3,8 +3,7 @@
 # and how the next mount cleans it: W/work is emptied (logged), and the
 # union shows the state before or after the operation, never a mix.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
 	for s in r1-after-whiteout r1-after-exchange r1-after-unlinks \

@@ -9,8 +9,7 @@
 # view. Both recipe 4 alone (P upper-only) and with recipe 5 (P needs a
 # whiteout), on ext4 and ext2.
 . /tests/union-lib/recipes.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 F=/sys/module/unionlite/parameters/fail_rename
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do

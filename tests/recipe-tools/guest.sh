@@ -2,12 +2,10 @@
 # directory), mkdir -p, cp -a, tar x over the existing lower tree; then
 # umount, mount again: the view is unchanged and the work dir is empty.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	L=$base/lower
 	mkdir -p $L/t/a/b $L/t/c $L/keep $L/old
 	echo 1 >$L/t/a/b/f1; echo 2 >$L/t/a/f2; echo 3 >$L/t/c/f3

@@ -5,8 +5,7 @@
 # change works. An ext4 upper (lower on ext2), then an ext2 upper (lower
 # on ext4).
 . /tests/union-lib/union.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 rc=0
 for up in $UL_EXT4 $UL_EXT2; do
 	lo=$UL_EXT2

@@ -6,13 +6,11 @@
 # again (now ok). Once for a file, once for a file whose parent directory
 # must be copied up first (the parent's copy-up fails), on ext4 and ext2.
 . /tests/union-lib/union.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 F=/sys/module/unionlite/parameters/fail_rename
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	echo lower-f >$base/lower/f
 	mkdir $base/lower/d
 	echo lower-g >$base/lower/d/g

@@ -5,8 +5,7 @@
 # first; the trace of one copy-up; a concurrent copy-up; private xattrs
 # refused; 0/0 mknod refused; the work dir empty afterwards.
 . /tests/union-lib/union.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 
 ul_meta() { # ul_meta DIR NAME...: owner, mode, mtime and user xattrs
 	local d=$1 n
@@ -17,8 +16,7 @@ ul_meta() { # ul_meta DIR NAME...: owner, mode, mtime and user xattrs
 }
 
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	L=$base/lower U=$base/upper
 	mkdir -m 750 $L/d
 	echo inner >$L/d/inner

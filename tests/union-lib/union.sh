@@ -9,6 +9,11 @@ ul_load() {
 	insmod /lib/modules/unionlite.ko "$@"
 }
 
+# ul_start [PARAMS...]: the module loaded with PARAMS, the disks mounted
+ul_start() {
+	ul_load "$@" && ul_mount_disks
+}
+
 # ul_fstype BASE: the filesystem type mounted at BASE
 ul_fstype() {
 	awk -v m="$1" '$2 == m { print $3 }' /proc/mounts
@@ -18,6 +23,12 @@ ul_fstype() {
 ul_layers() {
 	rm -rf "$1/lower" "$1/upper" "$1/work"
 	mkdir -p "$1/lower" "$1/upper" "$1/work" $UL_MNT
+}
+
+# ul_fresh BASE: a heading naming BASE's filesystem, then fresh layers
+ul_fresh() {
+	echo "### upper on $(ul_fstype "$1")"
+	ul_layers "$1"
 }
 
 # ul_mount BASE: the union of BASE/lower and BASE/upper at $UL_MNT

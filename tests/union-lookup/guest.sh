@@ -4,12 +4,10 @@
 # the read path (files, symlinks, mmap), getattr (st_dev), statfs,
 # /proc/mounts, and module unload after umount.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	L=$base/lower U=$base/upper
 	mkdir -m 751 $L/merged
 	mkdir $L/merged/sub $L/opaque $L/dir-then-file $L/gone-dir

@@ -4,11 +4,9 @@
 # of operations that need a whiteout (the recipes of docs/recipes.md,
 # shown one by one in tests/recipe-*); the trace lines.
 . /tests/union-lib/union.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	L=$base/lower U=$base/upper
 	mkdir $L/m $L/lo $L/emptylow $L/full
 	echo lower >$L/m/lf

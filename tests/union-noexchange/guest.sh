@@ -2,11 +2,9 @@
 # with an ext2 upper is refused with its message and leaves the workdir
 # empty; an ext4 upper still mounts.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 for base in $UL_EXT2 $UL_EXT4; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	dmesg -c >/dev/null
 	if ul_mount $base 2>/tmp/err; then
 		echo mounted

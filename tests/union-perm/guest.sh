@@ -2,12 +2,10 @@
 # uppers: the caller's permission is checked on the union object before
 # anything is copied up or created; new objects belong to the caller.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 as="ul-union-sys as 1000 1000"
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	L=$base/lower U=$base/upper
 	echo ro >$L/ro; chmod 644 $L/ro
 	echo rw >$L/rw; chmod 666 $L/rw

@@ -6,11 +6,9 @@
 # straight through): the same checks, and after a create through the
 # union, rewinddir() lists the new name.
 . /tests/union-lib/union.sh
-ul_load || exit 1
-ul_mount_disks || exit 1
+ul_start || exit 1
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	mkdir $base/lower/big $base/upper/big
 	i=0
 	while [ $i -lt 10000 ]; do

@@ -8,12 +8,10 @@
 # and the unlink of Q then removed upper/P: the union showed nothing
 # (a stale negative Q) over an upper still holding Q.
 . /tests/union-lib/union.sh
-ul_load trace=1 || exit 1
-ul_mount_disks || exit 1
+ul_start trace=1 || exit 1
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
-	echo "### upper on $(ul_fstype $base)"
-	ul_layers $base
+	ul_fresh $base
 	ul_mount $base || { rc=1; continue; }
 	echo data >$UL_MNT/P
 	echo "## link P Q: $(ul-union-sys link $UL_MNT/P $UL_MNT/Q)"
