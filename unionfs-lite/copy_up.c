@@ -165,6 +165,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 	DEFINE_DELAYED_CALL(done);
 	const struct cred *old_cred;
 	const char *link = NULL;
+	struct ul_cattr attr = { };
 	struct dentry *temp;
 	struct kstat stat, pstat;
 	int err;
@@ -192,7 +193,10 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 			goto out_revert;
 	}
 
-	temp = ul_create_temp(ufs, stat.mode, stat.rdev, link);
+	attr.mode = stat.mode;
+	attr.rdev = stat.rdev;
+	attr.link = link;
+	temp = ul_create_temp(ufs, &attr);
 	err = PTR_ERR(temp);
 	if (IS_ERR(temp))
 		goto out_put_link;

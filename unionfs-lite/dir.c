@@ -108,14 +108,6 @@ void ul_dir_modified(struct inode *dir)
 	ul_copyattr(dir);
 }
 
-/* What to create: a new object, or a hard link to @hardlink. */
-struct ul_cattr {
-	umode_t mode;
-	dev_t rdev;
-	const char *link;
-	struct dentry *hardlink;
-};
-
 /*
  * Switch to the mounter's credentials, but create objects owned by the
  * caller (the upper filesystem applies its own setgid-directory rule,
@@ -165,22 +157,6 @@ static struct dentry *ul_relookup(struct ul_fs *ufs, struct dentry *dir,
 	return again;
 }
 
-/* vfs_mkdir() may leave the new dentry unhashed: the made object. */
-static struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
-			      struct dentry *dentry)
-{
-	struct dentry *again;
-
-	if (!d_unhashed(dentry) && d_really_is_positive(dentry))
-		return dentry;
-	again = ul_relookup(ufs, dir, dentry);
-	if (!IS_ERR(again) && d_really_is_negative(again)) {
-		dput(again);
-		again = ERR_PTR(-EIO);
-	}
-	return again;
-}
-
 /*
  * Under the parent locks, the upper name @found must still be what the
  * union dentry said: @upper, or no object at all when @upper is NULL.
@@ -193,24 +169,6 @@ static int ul_check_upper(struct dentry *found, struct dentry *upper,
 	if (upper)
 		return found == upper ? 0 : -ESTALE;
 	return d_really_is_negative(found) ? 0 : -ESTALE;
-}
-
-/* Make the object @attr describes at the negative @dentry in @dir. */
-static int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
-			  struct dentry *dentry, struct ul_cattr *attr)
-{
-	if (attr->hardlink)
-		return ul_do_link(ufs, attr->hardlink, dir, dentry);
-	switch (attr->mode & S_IFMT) {
-	case S_IFREG:
-		return ul_do_create(ufs, dir, dentry, attr->mode);
-	case S_IFDIR:
-		return ul_do_mkdir(ufs, dir, dentry, attr->mode);
-	case S_IFLNK:
-		return ul_do_symlink(ufs, dir, dentry, attr->link);
-	default:
-		return ul_do_mknod(ufs, dir, dentry, attr->mode, attr->rdev);
-	}
 }
 
 static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
@@ -501,9 +459,22 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	err = PTR_ERR(old_cred);
 	if (IS_ERR(old_cred))
 		goto out_drop_write;
-	err = ul_create_upper(dentry, attr);
-	if (err == -EAGAIN)
+	/*
+	 * Over a whiteout (recipe 2) or not: the dentry's hint says which
+	 * to try first; each finds out under its locks whether it applies
+	 * and leaves the name alone when it does not.
+	 */
+	if (ul_whiteout_seen(dentry)) {
 		err = ul_create_over_whiteout(dentry, attr);
+		if (err == -ESTALE)
+			err = ul_create_upper(dentry, attr);
+	} else {
+		err = ul_create_upper(dentry, attr);
+		if (err == -EAGAIN)
+			err = ul_create_over_whiteout(dentry, attr);
+	}
+	if (err == -EAGAIN)	/* the upper name changed under us */
+		err = -ESTALE;
 	revert_creds(old_cred);
 	if (!err)
 		ul_dir_modified(d_inode(dentry->d_parent));
@@ -687,6 +658,7 @@ static int ul_remove(struct dentry *dentry, bool is_dir)
 		err = ul_unlink_whiteout(ufs, dentry);
 	revert_creds(old_cred);
 	if (!err) {
+		ul_set_whiteout_seen(dentry, whiteout);
 		ul_copyattr(d_inode(dentry));
 		if (is_dir)
 			clear_nlink(d_inode(dentry));

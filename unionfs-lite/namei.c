@@ -107,6 +107,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			uflags |= BIT(UL_LOWER_NAME);
 	}
 
+	ul_set_whiteout_seen(dentry, ul_is_whiteout(upper));
 	if (ul_is_whiteout(upper)) {
 		/* the name is whited out: a negative union dentry */
 		dput(upper);

@@ -9,6 +9,14 @@
 
 struct kstat;
 
+/* What to create: a new object, or a hard link to @hardlink. */
+struct ul_cattr {
+	umode_t mode;
+	dev_t rdev;
+	const char *link;
+	struct dentry *hardlink;
+};
+
 /* upper.c: the only code that changes the upper layer and the work dir */
 int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 		 umode_t mode);
@@ -18,6 +26,7 @@ int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 		umode_t mode, dev_t rdev);
 int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
 		   struct dentry *dentry);
+void ul_put_shared_whiteout(struct ul_fs *ufs);
 int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 		  const char *target);
 int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
@@ -35,9 +44,12 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 		  struct iattr *attr);
 int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 		    struct dentry *to, loff_t len);
+int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
+		   struct dentry *dentry, const struct ul_cattr *attr);
+struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
+		       struct dentry *dentry);
 struct dentry *ul_lookup_temp(struct ul_fs *ufs);
-struct dentry *ul_create_temp(struct ul_fs *ufs, umode_t mode, dev_t rdev,
-			      const char *link);
+struct dentry *ul_create_temp(struct ul_fs *ufs, const struct ul_cattr *attr);
 void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
 void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp);
 struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);

@@ -279,12 +279,14 @@ static int ul_probe_d_type(struct ul_fs *ufs, struct dentry *dir, bool *ok)
  */
 static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
 {
+	static const struct ul_cattr dir_attr = { .mode = S_IFDIR | 0700 };
+	static const struct ul_cattr file_attr = { .mode = S_IFREG | 0600 };
 	struct dentry *wdir = ufs->workdir;
 	struct dentry *dir, *file, *target;
 	char oldname[24];
 	int err;
 
-	dir = ul_create_temp(ufs, S_IFDIR | 0700, 0, NULL);
+	dir = ul_create_temp(ufs, &dir_attr);
 	if (IS_ERR(dir))
 		return ul_fail(fc, PTR_ERR(dir), "cannot create a directory in the work dir (%ld)",
 			       PTR_ERR(dir));
@@ -299,7 +301,7 @@ static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
 		goto out_cleanup_dir;
 	}
 
-	file = ul_create_temp(ufs, S_IFREG | 0600, 0, NULL);
+	file = ul_create_temp(ufs, &file_attr);
 	err = PTR_ERR(file);
 	if (IS_ERR(file)) {
 		errorfc(fc, "cannot create a file in the work dir (%d)", err);
@@ -591,6 +593,7 @@ static int ul_init_fs_context(struct fs_context *fc)
 	ufs = kzalloc(sizeof(*ufs), GFP_KERNEL);
 	if (!ufs)
 		return -ENOMEM;
+	spin_lock_init(&ufs->whiteout_lock);
 	fc->s_fs_info = ufs;
 	fc->ops = &ul_context_ops;
 	return 0;
@@ -601,6 +604,7 @@ static void ul_kill_sb(struct super_block *sb)
 	struct ul_fs *ufs = sb->s_fs_info;
 
 	kill_anon_super(sb);
+	ul_put_shared_whiteout(ufs);
 	ul_free_fs(ufs);
 }
 

@@ -14,6 +14,7 @@
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
+#include <linux/spinlock.h>
 
 #define UL_SUPER_MAGIC		0x756e6c74	/* "unlt" */
 #define UL_XATTR_PREFIX		"trusted.overlay."
@@ -50,6 +51,9 @@ struct ul_config {
  * @tmp_counter: source of the temporary names #<hex> in @workdir
  * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
  *	(probed at mount; the part 2 recipes choose by it)
+ * @whiteout_lock: protects @whiteout
+ * @whiteout: the shared whiteout work/#whiteout, which new whiteouts are
+ *	hard links of; NULL until the first one is needed
  */
 struct ul_fs {
 	struct ul_config config;
@@ -62,6 +66,8 @@ struct ul_fs {
 	char *work_prefix;
 	atomic_long_t tmp_counter;
 	bool rename_whiteout;
+	spinlock_t whiteout_lock;	/* protects @whiteout */
+	struct dentry *whiteout;
 };
 
 /* Bits of ul_inode->flags */
@@ -164,6 +170,24 @@ static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
 static inline struct user_namespace *ul_lower_userns(const struct ul_fs *ufs)
 {
 	return mnt_user_ns(ufs->lower_mnt);
+}
+
+/*
+ * The d_fsdata of a negative union dentry whose upper name was last seen
+ * holding a whiteout (by lookup, or made by an unlink or rmdir): a create
+ * there starts with recipe 2. Only a hint: every recipe looks the upper
+ * name up again under its locks.
+ */
+#define UL_WHITEOUT_SEEN	((void *)1UL)
+
+static inline void ul_set_whiteout_seen(struct dentry *dentry, bool seen)
+{
+	WRITE_ONCE(dentry->d_fsdata, seen ? UL_WHITEOUT_SEEN : NULL);
+}
+
+static inline bool ul_whiteout_seen(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_fsdata) == UL_WHITEOUT_SEEN;
 }
 
 static inline bool ul_has_lower_name(const struct dentry *dentry)

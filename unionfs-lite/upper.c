@@ -47,6 +47,11 @@ module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
 MODULE_PARM_DESC(step_pause_ms,
 		 "test only: sleep this long after every step (widens the windows between the steps of a recipe)");
 
+static unsigned int ul_whiteout_links;
+module_param_named(whiteout_links, ul_whiteout_links, uint, 0644);
+MODULE_PARM_DESC(whiteout_links,
+		 "test only: links the shared whiteout may have before a new one replaces it; 0: as many as the upper filesystem allows");
+
 static unsigned int ul_fail_rename;
 module_param_named(fail_rename, ul_fail_rename, uint, 0644);
 MODULE_PARM_DESC(fail_rename,
@@ -195,11 +200,120 @@ int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	return err;
 }
 
+/*
+ * Whiteouts share one inode, as overlayfs's do: a new whiteout is a hard
+ * link of work/#whiteout (no temporary name is "#whiteout": those are
+ * "#<hex>"). To readers of the layer a link is the same whiteout as a
+ * new inode; on ext4 it is cheaper to make and much cheaper to remove
+ * (no inode to free). The shared whiteout is made the first time the
+ * work dir is locked for a whiteout, replaced there when it has all the
+ * links the filesystem (or the whiteout_links parameter) allows, and
+ * removed at umount. Where it cannot be linked, the whiteout is a new
+ * inode (vfs_mknod()).
+ */
+#define UL_SHARED_WHITEOUT	"#whiteout"
+
+static struct dentry *ul_get_shared_whiteout(struct ul_fs *ufs)
+{
+	struct dentry *shared;
+
+	spin_lock(&ufs->whiteout_lock);
+	shared = dget(ufs->whiteout);
+	spin_unlock(&ufs->whiteout_lock);
+	return shared;
+}
+
+/* Publish @shared (its reference is taken) as the shared whiteout. */
+static struct dentry *ul_set_shared_whiteout(struct ul_fs *ufs,
+					     struct dentry *shared)
+{
+	struct dentry *old;
+
+	spin_lock(&ufs->whiteout_lock);
+	old = ufs->whiteout;
+	ufs->whiteout = shared;
+	spin_unlock(&ufs->whiteout_lock);
+	return old;
+}
+
+static int ul_mknod_whiteout(struct ul_fs *ufs, struct dentry *dir,
+			     struct dentry *dentry)
+{
+	return vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry,
+			 S_IFCHR | WHITEOUT_MODE, WHITEOUT_DEV);
+}
+
+/*
+ * @dentry in the locked @dir made a hard link of the shared whiteout.
+ * Return: 0, -ENOENT when there is none, -EMLINK when it is full, or
+ * another negative errno from vfs_link().
+ */
+static int ul_link_shared_whiteout(struct ul_fs *ufs, struct dentry *dir,
+				   struct dentry *dentry)
+{
+	unsigned int max = READ_ONCE(ul_whiteout_links);
+	struct dentry *shared;
+	int err = -ENOENT;
+
+	shared = ul_get_shared_whiteout(ufs);
+	if (!shared)
+		return err;
+	if (max && d_inode(shared)->i_nlink >= max)
+		err = -EMLINK;
+	else
+		err = vfs_link(shared, ul_upper_userns(ufs), d_inode(dir),
+			       dentry, NULL);
+	dput(shared);
+	return err;
+}
+
+/*
+ * A new shared whiteout at work/#whiteout (the work dir is locked); a full
+ * one loses its name there first (its links elsewhere stay whiteouts).
+ * Both steps are traced. Return: 0 or a negative errno.
+ */
+static int ul_renew_shared_whiteout(struct ul_fs *ufs)
+{
+	struct dentry *wdir = ufs->workdir;
+	struct dentry *shared;
+	char *p;
+	int err;
+
+	shared = ul_set_shared_whiteout(ufs, NULL);
+	if (shared) {
+		if (shared->d_parent == wdir && !d_unhashed(shared) &&
+		    d_really_is_positive(shared))
+			ul_cleanup(ufs, wdir, shared);
+		dput(shared);
+	}
+	shared = lookup_one(ul_upper_userns(ufs), UL_SHARED_WHITEOUT, wdir,
+			    strlen(UL_SHARED_WHITEOUT));
+	if (IS_ERR(shared))
+		return PTR_ERR(shared);
+	p = ul_trace_path(ufs, shared);
+	err = d_really_is_positive(shared) ? -EEXIST :
+	      ul_mknod_whiteout(ufs, wdir, shared);
+	ul_step_end(ufs, "whiteout", p, NULL, err);
+	if (err) {
+		dput(shared);
+		return err;
+	}
+	shared = ul_made(ufs, wdir, shared);
+	if (IS_ERR(shared))
+		return PTR_ERR(shared);
+	dput(ul_set_shared_whiteout(ufs, shared));
+	return 0;
+}
+
 /**
  * ul_do_whiteout - create a whiteout (character device 0/0)
  * @ufs: the union
  * @dir: locked parent
  * @dentry: negative dentry in @dir
+ *
+ * The whiteout is a hard link of the shared whiteout when it can be (a
+ * new shared whiteout is made first when @dir is the work dir and there
+ * is none, or it is full), else a new inode.
  *
  * Return: 0 or a negative errno from vfs_mknod().
  */
@@ -209,10 +323,37 @@ int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry,
-			S_IFCHR | WHITEOUT_MODE, WHITEOUT_DEV);
+	err = ul_link_shared_whiteout(ufs, dir, dentry);
+	if ((err == -ENOENT || err == -EMLINK) && dir == ufs->workdir &&
+	    !ul_renew_shared_whiteout(ufs))
+		err = ul_link_shared_whiteout(ufs, dir, dentry);
+	if (err)
+		err = ul_mknod_whiteout(ufs, dir, dentry);
 	ul_step_end(ufs, "whiteout", p, NULL, err);
 	return err;
+}
+
+/**
+ * ul_put_shared_whiteout - remove the shared whiteout at umount
+ * @ufs: the union, no longer mounted
+ *
+ * A failure leaves it in the work dir, which the next mount empties.
+ */
+void ul_put_shared_whiteout(struct ul_fs *ufs)
+{
+	struct dentry *shared = ul_set_shared_whiteout(ufs, NULL);
+	const struct cred *old_cred;
+
+	if (!shared)
+		return;
+	if (mnt_want_write(ufs->upper_mnt)) {
+		dput(shared);
+		return;
+	}
+	old_cred = override_creds(ufs->creator_cred);
+	ul_cleanup_temp(ufs, shared);
+	revert_creds(old_cred);
+	mnt_drop_write(ufs->upper_mnt);
 }
 
 /**
@@ -493,18 +634,68 @@ struct dentry *ul_lookup_temp(struct ul_fs *ufs)
 }
 
 /**
+ * ul_make_object - make a new object, or a hard link, at a negative name
+ * @ufs: the union
+ * @dir: the locked parent
+ * @dentry: the negative name in @dir
+ * @attr: what to make
+ *
+ * Return: 0 or a negative errno. vfs_mkdir() may leave @dentry unhashed:
+ * ul_made() gives the made object.
+ */
+int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
+		   struct dentry *dentry, const struct ul_cattr *attr)
+{
+	if (attr->hardlink)
+		return ul_do_link(ufs, attr->hardlink, dir, dentry);
+	switch (attr->mode & S_IFMT) {
+	case S_IFREG:
+		return ul_do_create(ufs, dir, dentry, attr->mode);
+	case S_IFDIR:
+		return ul_do_mkdir(ufs, dir, dentry, attr->mode);
+	case S_IFLNK:
+		return ul_do_symlink(ufs, dir, dentry, attr->link);
+	default:
+		return ul_do_mknod(ufs, dir, dentry, attr->mode, attr->rdev);
+	}
+}
+
+/**
+ * ul_made - the object just made at a name
+ * @ufs: the union
+ * @dir: the locked parent
+ * @dentry: the name given to ul_make_object(); the reference is taken
+ *
+ * Return: @dentry, or the name looked up again when @dentry was left
+ * unhashed or negative; an ERR_PTR (-EIO when there is no object).
+ */
+struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
+		       struct dentry *dentry)
+{
+	struct dentry *again;
+
+	if (!d_unhashed(dentry) && d_really_is_positive(dentry))
+		return dentry;
+	again = lookup_one(ul_upper_userns(ufs), dentry->d_name.name, dir,
+			   dentry->d_name.len);
+	dput(dentry);
+	if (!IS_ERR(again) && d_really_is_negative(again)) {
+		dput(again);
+		again = ERR_PTR(-EIO);
+	}
+	return again;
+}
+
+/**
  * ul_create_temp - create a new object #<hex> in the work dir
  * @ufs: the union
- * @mode: file type and permission bits
- * @rdev: device number, for devices
- * @link: target, for symlinks
+ * @attr: what to create
  *
  * Takes and drops the work dir's i_rwsem.
  *
  * Return: the positive dentry of the new object or an ERR_PTR.
  */
-struct dentry *ul_create_temp(struct ul_fs *ufs, umode_t mode, dev_t rdev,
-			      const char *link)
+struct dentry *ul_create_temp(struct ul_fs *ufs, const struct ul_cattr *attr)
 {
 	struct dentry *wdir = ufs->workdir;
 	struct dentry *temp;
@@ -512,41 +703,15 @@ struct dentry *ul_create_temp(struct ul_fs *ufs, umode_t mode, dev_t rdev,
 
 	inode_lock_nested(d_inode(wdir), I_MUTEX_PARENT);
 	temp = ul_lookup_temp(ufs);
-	if (IS_ERR(temp))
-		goto out_unlock;
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		err = ul_do_create(ufs, wdir, temp, mode);
-		break;
-	case S_IFDIR:
-		err = ul_do_mkdir(ufs, wdir, temp, mode);
-		break;
-	case S_IFLNK:
-		err = ul_do_symlink(ufs, wdir, temp, link);
-		break;
-	default:
-		err = ul_do_mknod(ufs, wdir, temp, mode, rdev);
-		break;
-	}
-	if (!err && (d_unhashed(temp) || d_really_is_negative(temp))) {
-		/* vfs_mkdir() may leave the dentry unhashed: look it up */
-		struct dentry *again;
-
-		again = lookup_one(ul_upper_userns(ufs), temp->d_name.name,
-				   wdir, temp->d_name.len);
-		dput(temp);
-		temp = again;
-		if (!IS_ERR(temp) && d_really_is_negative(temp)) {
+	if (!IS_ERR(temp)) {
+		err = ul_make_object(ufs, wdir, temp, attr);
+		if (err) {
 			dput(temp);
-			temp = ERR_PTR(-EIO);
+			temp = ERR_PTR(err);
+		} else {
+			temp = ul_made(ufs, wdir, temp);
 		}
-		goto out_unlock;
 	}
-	if (err) {
-		dput(temp);
-		temp = ERR_PTR(err);
-	}
-out_unlock:
 	inode_unlock(d_inode(wdir));
 	return temp;
 }

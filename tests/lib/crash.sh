@@ -47,14 +47,15 @@ crash_union() {
 
 # crash_check: what the last cut left. Counts the entries in work/work
 # (overlayfs, since 5.8, keeps one whiteout there to hard-link new
-# whiteouts to: one whiteout is its normal state), mounts the union
+# whiteouts to: one whiteout is its normal state; unionlite's is named
+# #whiteout and not counted), mounts the union
 # (which must empty work/work), runs ul-crash check. The lines
 # "leftovers before mount: N (whiteouts W)", "work after mount: N" and
 # "check: ..." are read by crash_host.
 crash_check() {
 	local rc=0 n w
-	n=$(ls -A $CRASH_WORK/work 2>/dev/null | wc -l)
-	w=$(ls -lA $CRASH_WORK/work 2>/dev/null | grep -c '^c.* 0, *0 ')
+	n=$(ls -A $CRASH_WORK/work 2>/dev/null | grep -cvx '#whiteout')
+	w=$(ls -lA $CRASH_WORK/work 2>/dev/null | grep -v ' #whiteout$' | grep -c '^c.* 0, *0 ')
 	echo "leftovers before mount: $n (whiteouts $w)"
 	ls -lA $CRASH_WORK/work 2>/dev/null | sed 's/^/  /' >/dev/console
 	crash_union || return 1
