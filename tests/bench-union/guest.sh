@@ -3,22 +3,24 @@
 # lower layer on ext4, each union with its own upper and work directory
 # and the same options.
 #
-# Every operation runs in $R rounds. In a round, "ul-bench ab" times it
-# on both unions interleaved (in turns of 100 names, or pass by pass for
-# readdir and read), so that both see the same moments of a host whose
-# speed varies; each copy-up is one cold file per union, the first union
-# alternating from round to round. Per operation the table shows each
-# union's best rate, the ratio of the two bests, and the median and range
-# of the per-round ratios. A ratio is unionlite's time over overlayfs's:
-# below 1.00 unionlite is faster. Every single rate goes to the console
+# The read side and copy-up run in $R rounds, the whiteout transitions
+# in the first $W. In a round, "ul-bench ab" times an operation on both
+# unions interleaved (in turns of 100 names, pass by pass for readdir and
+# read, file by file for copy-up), so that both see the same moments of a
+# host whose speed varies. Per operation the table shows each union's
+# best rate, the ratio of the two bests, the ratio of the two unions'
+# times summed over all rounds ("all"), and the median and range of the
+# per-round ratios. A ratio is unionlite's time over overlayfs's: below
+# 1.00 unionlite is faster. Every single rate goes to the console
 # log ("bench: KEY ROUND RATE"). The clock is the TSC (tsc=reliable in
 # test.conf): under TCG on a loaded host the kernel's clocksource
 # watchdog would otherwise fall back to 4 ms jiffies.
 #
 # stat, readdir and read run with warm caches (one untimed pass first),
 # several passes per timed sample (stat 10k names 10 times, readdir 10k
-# 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); each
-# copy-up opens its own cold 64 MiB lower file (caches dropped).
+# 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); a
+# round copies up $C lower files of 64 MiB (cu/rK/c<i>) on each union,
+# each from cold caches (sync and drop_caches before every copy-up).
 #
 # The whiteout transitions (the recipes of docs/recipes.md) take $N names
 # per round; a name can be removed only once, so each round has its own
@@ -32,19 +34,22 @@
 # in a work dir, exchange, rmdir) and the unlink (unlink-raw: mknod,
 # rename onto the name); the last rows are each union's time over them.
 . /tests/union-lib/union.sh
-R=6
+R=12
+W=6
 N=3000
-ul_load || exit 1
-ul_mount_disks || exit 1
+C=2
+ul_start || exit 1
 B=$UL_EXT4
 mkdir -p $B/lower/d10k $B/lower/d100k $B/ul-upper $B/ul-work $B/ov-upper $B/ov-work /mnt/ul /mnt/ov
 ul-bench mkfiles $B/lower/d10k 10000 || exit 1
 ul-bench mkfiles $B/lower/d100k 100000 || exit 1
 dd if=/dev/zero of=$B/lower/read64 bs=1M count=64 2>/dev/null || exit 1
 for k in $(seq $R); do
-	for m in ul ov; do
-		dd if=/dev/zero of=$B/lower/cu-$m$k bs=1M count=64 2>/dev/null || exit 1
+	mkdir -p $B/lower/cu/r$k || exit 1
+	for i in $(seq 0 $((C - 1))); do
+		dd if=/dev/zero of=$B/lower/cu/r$k/c$i bs=1M count=64 2>/dev/null || exit 1
 	done
+	[ $k -le $W ] || continue
 	mkdir -p $B/raw/r$k/d $B/raw/r$k/w $B/rawu/r$k/n $B/rawu/r$k/w || exit 1
 	ul-bench mkdirs $B/raw/r$k/d $N || exit 1
 	for d in lower ul-upper ov-upper; do
@@ -100,13 +105,8 @@ for k in $(seq $R); do
 	ab readdir $k readdir d10k 40
 	ab readdir100k $k readdir d100k 15
 	ab read $k read read64 24
-	ms="ul ov"
-	[ $((k % 2)) = 0 ] && ms="ov ul"
-	for m in $ms; do
-		sync
-		echo 3 >/proc/sys/vm/drop_caches
-		rec $m-copyup $k copyup /mnt/$m/cu-$m$k
-	done
+	ab copyup $k copyup cu/r$k $C
+	[ $k -le $W ] || continue
 	for op in unlink:u rmdir:d mkdir:d rename:r; do
 		ab ${op%:*} $k ${op%:*} wh/r$k/${op#*:} $N
 	done
@@ -129,19 +129,29 @@ ratios() {
 		      (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }'
 }
 
+# total A B: the ratio of A's time to B's summed over the rounds (each
+# round does the same amount of work on both: time = amount / rate)
+total() {
+	awk -v a=$1 -v b=$2 '$1 == a && $3 > 0 { ta += 1 / $3 }
+		$1 == b && $3 > 0 { tb += 1 / $3 }
+		END { printf "%.2f", (tb > 0) ? ta / tb : 0 }' $RATES
+}
+
 # row LABEL KEY_A KEY_B: A's and B's best rates, the ratio of the bests,
-# the median and range of the per-round ratios
+# the ratio of the summed times, the median and range of the per-round
+# ratios
 row() {
 	local a b
 	a=$(best $2)
 	b=$(best $3)
-	printf '%-30s %10s %10s %6s %6s %s\n' "$1" "$a" "$b" \
+	printf '%-30s %10s %10s %5s %5s %6s %s\n' "$1" "$a" "$b" \
 		"$(echo "$a $b" | awk '{ printf "%.2f", ($1 > 0) ? $2 / $1 : 0 }')" \
-		$(ratios $2 $3)
+		"$(total $2 $3)" $(ratios $2 $3)
 }
 
-echo "$R rounds; ratio = unionlite's time / overlayfs's (best rates; median, range of rounds)"
-printf '%-30s %10s %10s %6s %6s %s\n' operation unionlite overlayfs best median range
+echo "ratio = unionlite's time / overlayfs's: of the best rates, of the times of all rounds, median and range of the rounds"
+echo "$R rounds for the read side and copy-up, $W for the whiteout transitions"
+printf '%-30s %10s %10s %5s %5s %6s %s\n' operation unionlite overlayfs best all median range
 row "stat 10k names (ops/s)" ul-stat ov-stat
 row "readdir 10k (entries/s)" ul-readdir ov-readdir
 row "readdir 100k (entries/s)" ul-readdir100k ov-readdir100k
@@ -166,8 +176,8 @@ for d in ul-upper/wh ov-upper/wh raw rawu; do
 	w=$(find $B/$d -type c | wc -l)
 	echo "whiteouts in $d: $w"
 	case $d in
-	raw*) [ $w = $((R * N)) ] ;;
-	*) [ $w = $((R * N * 2)) ] ;;
+	raw*) [ $w = $((W * N)) ] ;;
+	*) [ $w = $((W * N * 2)) ] ;;
 	esac || exit 1
 done
 ul_umount_disks || exit 1

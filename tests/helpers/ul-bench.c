@@ -30,6 +30,9 @@
  *                                 turns of 100 names (P passes for stat)
  *   ul-bench ab readdir A B P     readdir of A and of B in turns, P each
  *   ul-bench ab read A B P        read of file A and of file B in turns
+ *   ul-bench ab copyup A B N      copyup of A/c<i> and of B/c<i> in turns,
+ *                                 i < N, each from cold caches (sync and
+ *                                 drop_caches first, untimed)
  *
  * "ab" times two places interleaved, so that both see the same moments
  * of a host whose speed varies (a guest under TCG on a shared machine
@@ -221,6 +224,56 @@ static void ab_report(const char *what, double count, const double *secs,
 		       secs[s], secs[s] > 0 ? count / scale / secs[s] : 0.0);
 }
 
+/* open @path for writing: the seconds it took and the file's MiB */
+static double copy_up(const char *path, double *mib)
+{
+	struct stat st;
+	double t0;
+	int fd;
+
+	if (stat(path, &st))
+		fail("stat", path);
+	*mib = (double)st.st_size / (1 << 20);
+	t0 = now();
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open", path);
+	close(fd);
+	return now() - t0;
+}
+
+/* write back everything dirty and drop the clean caches: a cold start */
+static void drop_caches(void)
+{
+	int fd;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0 || write(fd, "3\n", 2) != 2)
+		fail("write", "/proc/sys/vm/drop_caches");
+	close(fd);
+}
+
+/* ab copyup A B N: A/c<i> and B/c<i> copied up in turns, each cold */
+static void ab_copyup(char **dirs, long n)
+{
+	double secs[2] = { 0, 0 }, amount = 0, mib;
+	char p[4096];
+	long i;
+	int s, side;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < 2; s++) {
+			side = (s + i) % 2;
+			snprintf(p, sizeof(p), "%s/c%ld", dirs[side], i);
+			drop_caches();
+			secs[side] += copy_up(p, &mib);
+			if (!side)
+				amount += mib;
+		}
+	ab_report("copyup-MiB", amount, secs, 1);
+}
+
 /* ab OP A B N P: the per-name OP on A and B in turns of AB_TURN names */
 static int ab_names(const char *op, char **dirs, long n, long passes)
 {
@@ -256,7 +309,6 @@ int main(int argc, char **argv)
 	long n = argc > 3 ? strtol(argv[3], NULL, 0) : 0;
 	long i, passes;
 	double t0, total;
-	int fd;
 
 	if (argc == 4 && !strcmp(cmd, "mkfiles"))
 		for_each(argv[2], n, "n", "create", do_create, 0);
@@ -283,6 +335,9 @@ int main(int argc, char **argv)
 	} else if (argc == 5 && !strcmp(cmd, "unlink-raw")) {
 		raw_work = argv[4];
 		for_each(argv[2], n, "n", "unlink-raw", do_unlink_raw, 1);
+	} else if (argc == 6 && !strcmp(cmd, "ab") &&
+		   !strcmp(argv[2], "copyup")) {
+		ab_copyup(argv + 3, strtol(argv[5], NULL, 0));
 	} else if (argc >= 6 && !strcmp(cmd, "ab") &&
 		   strcmp(argv[2], "readdir") && strcmp(argv[2], "read")) {
 		passes = argc == 7 ? strtol(argv[6], NULL, 0) : 1;
@@ -325,16 +380,10 @@ int main(int argc, char **argv)
 			total += read_file(argv[2], buf, sizeof(buf));
 		report("read-MiB", total / (1 << 20), t0, 1);
 	} else if (argc == 3 && !strcmp(cmd, "copyup")) {
-		struct stat st;
+		double mib, secs = copy_up(argv[2], &mib);
 
-		if (stat(argv[2], &st))
-			fail("stat", argv[2]);
-		t0 = now();
-		fd = open(argv[2], O_WRONLY);
-		if (fd < 0)
-			fail("open", argv[2]);
-		close(fd);
-		report("copyup-MiB", (double)st.st_size / (1 << 20), t0, 1);
+		printf("copyup-MiB %.0f %.3f %.1f/s\n", mib, secs,
+		       secs > 0 ? mib / secs : 0.0);
 	} else {
 usage:
 		fprintf(stderr, "usage: see the comment at the top of ul-bench.c\n");
