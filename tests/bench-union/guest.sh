@@ -32,7 +32,9 @@
 # again over the whiteouts rmdir left. The raw floors are the steps done
 # directly on ext4 with ul-bench: recipe 1 (rmdir-raw: mknod a whiteout
 # in a work dir, exchange, rmdir) and the unlink (unlink-raw: mknod,
-# rename onto the name); the last rows are each union's time over them.
+# rename onto the name); the last rows are each union's time over them,
+# and then the cost of whiteouts with their own inode against hard links
+# of one (ul-bench whiteouts: $N of each, in turns).
 . /tests/union-lib/union.sh
 R=12
 W=6
@@ -168,6 +170,16 @@ for op in rmdir unlink; do
 		"$(ratios raw-$op ul-$op | cut -d' ' -f1)" \
 		"$(ratios raw-$op ov-$op | cut -d' ' -f1)"
 done
+
+# why whiteouts are hard links of one (docs/recipes.md, "Shared
+# whiteouts"): own inodes against links, made and removed, on ext4
+mkdir -p $B/whc/a $B/whc/b || exit 1
+sync
+ul-bench whiteouts $B/whc/a $B/whc/b $N | awk '
+	{ sub("/s", "", $4); r[$1] = $4 }
+	END { printf "whiteouts on ext4 (ops/s): made by mknod %s, as links %s; removed with their own inode %s, links %s\n",
+	      r["whiteout-mknod"], r["whiteout-link"], r["unlink-own-inode"], r["unlink-link"] }'
+[ -z "$(find $B/whc -mindepth 2)" ] || exit 1
 
 umount /mnt/ul && umount /mnt/ov || exit 1
 # the runs did what they say: a whiteout per unlink and per rename in each

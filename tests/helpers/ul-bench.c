@@ -24,6 +24,12 @@
  *                                 a lower-only DIR/n<i> (no upper object):
  *                                 mknod WORK/w<i> (a whiteout), rename
  *                                 it to DIR/n<i>
+ *   ul-bench whiteouts A B N      whiteouts with their own inode against
+ *                                 hard links of one: mknod A/w<i> and
+ *                                 link B/#whiteout to B/w<i> in turns of
+ *                                 100, then unlink both in turns; prints
+ *                                 "whiteout-mknod", "whiteout-link",
+ *                                 "unlink-own-inode", "unlink-link" lines
  *
  *   ul-bench ab OP A B N [P]      OP (stat, unlink, rmdir, mkdir, rename)
  *                                 on A/<name><i> and B/<name><i>, i < N, in
@@ -164,6 +170,57 @@ static int do_unlink_raw(const char *p)
 	return rename(w, p);
 }
 
+#define AB_TURN	100
+
+static const char *shared_whiteout;
+
+static int do_mknod_whiteout(const char *p)
+{
+	return mknod(p, S_IFCHR, makedev(0, 0));
+}
+
+static int do_link_whiteout(const char *p)
+{
+	return link(shared_whiteout, p);
+}
+
+/* whiteouts A B N: own inodes in A against links in B, made and removed */
+static void whiteouts(char **dirs, long n)
+{
+	static char shared[4096];
+	int (*make[2])(const char *) = { do_mknod_whiteout, do_link_whiteout };
+	double mk[2] = { 0, 0 }, rm[2] = { 0, 0 }, t0;
+	long i;
+	int s, side;
+
+	snprintf(shared, sizeof(shared), "%s/#whiteout", dirs[1]);
+	shared_whiteout = shared;
+	if (do_mknod_whiteout(shared))
+		fail("mknod", shared);
+	for (i = 0; i < n; i += AB_TURN)
+		for (s = 0; s < 2; s++) {
+			side = (s + i / AB_TURN) % 2;
+			t0 = now();
+			for_range(dirs[side], i, i + AB_TURN < n ? i + AB_TURN : n,
+				  "w", "make", make[side]);
+			mk[side] += now() - t0;
+		}
+	for (i = 0; i < n; i += AB_TURN)
+		for (s = 0; s < 2; s++) {
+			side = (s + i / AB_TURN) % 2;
+			t0 = now();
+			for_range(dirs[side], i, i + AB_TURN < n ? i + AB_TURN : n,
+				  "w", "unlink", unlink);
+			rm[side] += now() - t0;
+		}
+	if (unlink(shared))
+		fail("unlink", shared);
+	printf("whiteout-mknod %ld %.3f %.1f/s\n", n, mk[0], n / mk[0]);
+	printf("whiteout-link %ld %.3f %.1f/s\n", n, mk[1], n / mk[1]);
+	printf("unlink-own-inode %ld %.3f %.1f/s\n", n, rm[0], n / rm[0]);
+	printf("unlink-link %ld %.3f %.1f/s\n", n, rm[1], n / rm[1]);
+}
+
 /* every entry of @path, with getdents64 through readdir(3): the count */
 static long read_dir(const char *path)
 {
@@ -199,8 +256,6 @@ static double read_file(const char *path, char *buf, size_t size)
 	close(fd);
 	return total;
 }
-
-#define AB_TURN	100
 
 static const struct ab_op {
 	const char *name, *prefix;
@@ -335,6 +390,8 @@ int main(int argc, char **argv)
 	} else if (argc == 5 && !strcmp(cmd, "unlink-raw")) {
 		raw_work = argv[4];
 		for_each(argv[2], n, "n", "unlink-raw", do_unlink_raw, 1);
+	} else if (argc == 5 && !strcmp(cmd, "whiteouts")) {
+		whiteouts(argv + 2, strtol(argv[4], NULL, 0));
 	} else if (argc == 6 && !strcmp(cmd, "ab") &&
 		   !strcmp(argv[2], "copyup")) {
 		ab_copyup(argv + 3, strtol(argv[5], NULL, 0));
