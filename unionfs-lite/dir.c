@@ -171,6 +171,24 @@ static int ul_check_upper(struct dentry *found, struct dentry *upper,
 	return d_really_is_negative(found) ? 0 : -ESTALE;
 }
 
+/*
+ * Under the lock of @upperdir: does the name of union @dentry there
+ * still hold @upper? (-ESTALE when it does not.)
+ */
+static int ul_check_name(struct ul_fs *ufs, struct dentry *upperdir,
+			 const struct dentry *dentry, struct dentry *upper)
+{
+	struct dentry *found;
+	int err;
+
+	found = ul_lookup_upper(ufs, upperdir, dentry);
+	if (IS_ERR(found))
+		return PTR_ERR(found);
+	err = ul_check_upper(found, upper, NULL);
+	dput(found);
+	return err;
+}
+
 static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
 {
 	return ul_do_setxattr(ufs, dir, UL_XATTR_OPAQUE, "y", 1, 0);
@@ -539,27 +557,31 @@ static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *upper = ul_dentry_upper(dentry);
+	struct dentry *target;
 	int err;
 
 	if (WARN_ON(!upper || !upperdir))
 		return -EIO;
-	/*
-	 * Our own reference for the call: with only the union inode's,
-	 * d_delete() would make upper negative under the feet of anyone
-	 * still using the union inode (an open file, a getxattr in flight).
-	 */
-	dget(upper);
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
-	err = -ESTALE;
-	if (upper->d_parent != upperdir || d_unhashed(upper))
+	/*
+	 * The name, not only the object: upper/P renamed to upper/P2
+	 * behind the union's back still has upperdir as its parent.
+	 * The lookup's reference is also the call's own: with only the
+	 * union inode's, d_delete() would make upper negative under the
+	 * feet of anyone still using the union inode (an open file).
+	 */
+	target = ul_lookup_upper(ufs, upperdir, dentry);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
 		goto out_unlock;
-	if (is_dir)
-		err = ul_do_rmdir(ufs, upperdir, upper);
-	else
-		err = ul_do_unlink(ufs, upperdir, upper);
+	err = ul_check_upper(target, upper, NULL);
+	if (!err && is_dir)
+		err = ul_do_rmdir(ufs, upperdir, target);
+	else if (!err)
+		err = ul_do_unlink(ufs, upperdir, target);
+	dput(target);
 out_unlock:
 	inode_unlock(d_inode(upperdir));
-	dput(upper);
 	return err;
 }
 
@@ -850,8 +872,8 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	if (WARN_ON(!rc.olddir || !rc.newdir || !rc.oldupper))
 		return -EIO;
 	trap = lock_rename(rc.newdir, rc.olddir);
-	err = -ESTALE;
-	if (rc.oldupper->d_parent != rc.olddir || d_unhashed(rc.oldupper))
+	err = ul_check_name(ufs, rc.olddir, old, rc.oldupper);
+	if (err)
 		goto out_unlock;
 	rc.newupper = ul_lookup_upper(ufs, rc.newdir, new);
 	err = PTR_ERR(rc.newupper);
