@@ -1,7 +1,8 @@
 # Copy-up of each object kind on ext4 and ext2 uppers, each triggered by a
 # different change (open for write, O_TRUNC, truncate, chmod, chown,
-# utimes, setxattr, link), with owner, mode, times, user.* xattrs,
-# symlink target and device number kept; trusted.* not copied; parents
+# utimes, setxattr, removexattr, link), with owner, mode, times, user.*
+# and security.* xattrs, symlink target and device number kept;
+# trusted.* not copied; parents
 # first; the trace of one copy-up; a concurrent copy-up; private xattrs
 # refused; 0/0 mknod refused; the work dir empty afterwards.
 . /tests/union-lib/union.sh
@@ -26,6 +27,10 @@ for base in $UL_EXT4 $UL_EXT2; do
 	echo truncated >$L/o
 	echo truncate-me >$L/t
 	echo utime >$L/u
+	echo xattrs >$L/x
+	setfattr -n user.gone -v G $L/x
+	setfattr -n user.kept -v K $L/x
+	setfattr -n security.label -v S $L/x
 	printf 'setuid' >$L/f
 	chown 1000:1000 $L/f
 	chmod 4751 $L/f
@@ -37,7 +42,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	mknod -m 620 $L/c c 1 3
 	chown 1002:1002 $L/c
 	dd if=/dev/zero of=$L/big bs=1k count=1024 2>/dev/null
-	for n in d d/inner w o t u f s p c; do
+	for n in d d/inner w o t u x f s p c; do
 		ul-union-sys utime $L/$n 1000000000 >/dev/null
 	done
 	ul_mount $base || exit 1
@@ -51,6 +56,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul-union-sys chmod $UL_MNT/p 600
 	ul-union-sys chown $UL_MNT/c 1003 1003
 	ul-union-sys setxattr $UL_MNT/d/inner user.new v
+	ul-union-sys removexattr $UL_MNT/x user.gone
 	ul_trace_lines | grep rename
 	ul-union-sys link $UL_MNT/s $UL_MNT/s2
 	ul-union-sys append $UL_MNT/f +
@@ -62,8 +68,8 @@ for base in $UL_EXT4 $UL_EXT2; do
 	echo "## upper"
 	ul_tree $U
 	echo "## metadata, lower then upper"
-	ul_meta $L d d/inner s p c u
-	ul_meta $U d d/inner s p c u
+	ul_meta $L d d/inner s p c u x
+	ul_meta $U d d/inner s p c u x
 	echo "f: lower $(stat -c '%A %u:%g' $L/f), upper $(stat -c '%A %u:%g' $U/f)"
 	getfattr -d -m - $U/f --absolute-names 2>/dev/null | grep = | sort
 	echo "## concurrent copy-up"
