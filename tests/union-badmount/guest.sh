@@ -45,6 +45,7 @@ try "lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/upper/sub"
 try "lowerdir=$B/lower,upperdir=$B/work2/up,workdir=$B/work2"
 try "lowerdir=$B/upper/sub,upperdir=$B/upper,workdir=$B/work"
 try "lowerdir=$B,upperdir=$B/upper,workdir=$B/work"
+try "lowerdir=$B/work2/up,upperdir=$B/upper,workdir=$B/work2"
 # busybox mount retries an EROFS mount read-only: the message comes twice
 mount --bind $B /mnt/ro && mount -o remount,bind,ro /mnt/ro
 try "lowerdir=$B/lower,upperdir=/mnt/ro/upper,workdir=/mnt/ro/work"
