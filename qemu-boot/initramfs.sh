@@ -1,10 +1,11 @@
 #!/bin/bash
 # initramfs.sh VARIANT: pack the guest's root filesystem into
 # build/initramfs-VARIANT.cpio with the kernel's gen_init_cpio (device
-# nodes need no root that way). Contents: busybox-static, getfattr and
-# setfattr with the libraries they load, the static C helpers built from
-# tests/helpers, the modules built for VARIANT, the guest scripts
-# (tests/) and /init.
+# nodes need no root that way). Contents: busybox-static, getfattr,
+# setfattr, e2fsck and debugfs with the libraries they load (the recipe
+# tests check the images after every scenario), the static C helpers
+# built from tests/helpers, the modules built for VARIANT, the guest
+# scripts (tests/) and /init.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh VARIANT}
@@ -32,8 +33,8 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	echo "file /init $UL_TOP/qemu-boot/init 0755 0 0"
 	echo "file /bin/busybox $bb 0755 0 0"
-	# getfattr/setfattr and the shared objects they load
-	fa="/usr/bin/getfattr /usr/bin/setfattr"
+	# the dynamic tools and the shared objects they load
+	fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs"
 	for b in $fa; do
 		echo "file $b $b 0755 0 0"
 	done

@@ -15,6 +15,23 @@ ul_umount_disks() {
 	umount $UL_EXT4 && umount $UL_EXT2
 }
 
+# ul_fsck_disks WHAT: unmount both images, run e2fsck -fn on each and
+# mount them again. Silent when both are clean; otherwise prints which
+# image is not clean after WHAT, with e2fsck's report, and returns 1.
+ul_fsck_disks() {
+	local dev rc=0
+	ul_umount_disks || return 1
+	for dev in /dev/vda /dev/vdb; do
+		if ! e2fsck -fn $dev >/tmp/fsck.out 2>&1; then
+			echo "e2fsck -fn $dev after $1: NOT CLEAN"
+			cat /tmp/fsck.out
+			rc=1
+		fi
+	done
+	ul_mount_disks || return 1
+	return $rc
+}
+
 # ul_show PATH...: one line per path, type and content, in a form that
 # does not depend on the filesystem (no inode numbers, sizes or times).
 ul_show() {
