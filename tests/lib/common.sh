@@ -15,20 +15,24 @@ ul_umount_disks() {
 	umount $UL_EXT4 && umount $UL_EXT2
 }
 
-# ul_fsck_disks WHAT: unmount both images, run e2fsck -fn on each and
-# mount them again. Silent when both are clean; otherwise prints which
-# image is not clean after WHAT, with e2fsck's report, and returns 1.
-ul_fsck_disks() {
-	local dev rc=0
-	ul_umount_disks || return 1
-	for dev in /dev/vda /dev/vdb; do
-		if ! e2fsck -fn $dev >/tmp/fsck.out 2>&1; then
-			echo "e2fsck -fn $dev after $1: NOT CLEAN"
-			cat /tmp/fsck.out
-			rc=1
-		fi
-	done
-	ul_mount_disks || return 1
+# ul_fsck_disk BASE WHAT: unmount the image mounted at BASE ($UL_EXT4 or
+# $UL_EXT2), run e2fsck -fn on it and mount it again. Silent when it is
+# clean; otherwise prints that it is not clean after WHAT, with e2fsck's
+# report, and returns 1.
+ul_fsck_disk() {
+	local dev fs rc=0
+	case $1 in
+	$UL_EXT4) dev=/dev/vda fs=ext4 ;;
+	$UL_EXT2) dev=/dev/vdb fs=ext2 ;;
+	*) echo "ul_fsck_disk: no image mounted at $1"; return 1 ;;
+	esac
+	umount $1 || return 1
+	if ! e2fsck -fn $dev >/tmp/fsck.out 2>&1; then
+		echo "e2fsck -fn $dev after $2: NOT CLEAN"
+		cat /tmp/fsck.out
+		rc=1
+	fi
+	mount -t $fs $dev $1 || return 1
 	return $rc
 }
 

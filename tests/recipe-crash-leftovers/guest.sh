@@ -55,7 +55,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 		ul_tree $UL_MNT
 		ul_umount || rc=1
 		ul_work $base
-		ul_fsck_disks "$s on $(basename $base)" || rc=1
+		ul_fsck_disk $base "$s" || rc=1
 	done
 done
 ul_umount_disks || rc=1

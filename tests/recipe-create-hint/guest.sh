@@ -35,7 +35,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	echo "upper: [$(cd $base/upper && stat -c '%n:%F' * | tr '\n' ' ')]"
 	ul_umount || rc=1
 	ul_work $base
-	ul_fsck_disks "the creates on $(basename $base)" || rc=1
+	ul_fsck_disk $base "the creates" || rc=1
 done
 ul_umount_disks || rc=1
 rmmod unionlite || rc=1

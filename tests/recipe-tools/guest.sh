@@ -35,7 +35,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 		{ echo "remount: VIEW CHANGED"; rc=1; }
 	ul_umount || exit 1
 	ul_work $base
-	ul_fsck_disks "the tools on $(basename $base)" || rc=1
+	ul_fsck_disk $base "the tools" || rc=1
 done
 ul_umount_disks || rc=1
 rmmod unionlite

@@ -94,14 +94,14 @@ rc_scenario() {
 }
 
 # rc_main SCENARIO...: every scenario on the ext4 and the ext2 upper,
-# both images checked by e2fsck after each
+# the image checked by e2fsck after each
 rc_main() {
 	local base s rc=0
 	ul_mount_disks || return 1
 	for base in $UL_EXT4 $UL_EXT2; do
 		for s in "$@"; do
 			rc_scenario $base $s || rc=1
-			ul_fsck_disks "$s on $(basename $base)" || rc=1
+			ul_fsck_disk $base "$s" || rc=1
 		done
 	done
 	ul_umount_disks || rc=1
