@@ -557,31 +557,25 @@ static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *upper = ul_dentry_upper(dentry);
-	struct dentry *target;
 	int err;
 
 	if (WARN_ON(!upper || !upperdir))
 		return -EIO;
-	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
 	/*
-	 * The name, not only the object: upper/P renamed to upper/P2
-	 * behind the union's back still has upperdir as its parent.
-	 * The lookup's reference is also the call's own: with only the
-	 * union inode's, d_delete() would make upper negative under the
-	 * feet of anyone still using the union inode (an open file).
+	 * Our own reference for the call: with only the union inode's,
+	 * d_delete() would make upper negative under the feet of anyone
+	 * still using the union inode (an open file, a getxattr in flight).
 	 */
-	target = ul_lookup_upper(ufs, upperdir, dentry);
-	err = PTR_ERR(target);
-	if (IS_ERR(target))
-		goto out_unlock;
-	err = ul_check_upper(target, upper, NULL);
+	dget(upper);
+	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
+	/* the name, not only the parent: upper/P may be upper/P2 by now */
+	err = ul_check_name(ufs, upperdir, dentry, upper);
 	if (!err && is_dir)
-		err = ul_do_rmdir(ufs, upperdir, target);
+		err = ul_do_rmdir(ufs, upperdir, upper);
 	else if (!err)
-		err = ul_do_unlink(ufs, upperdir, target);
-	dput(target);
-out_unlock:
+		err = ul_do_unlink(ufs, upperdir, upper);
 	inode_unlock(d_inode(upperdir));
+	dput(upper);
 	return err;
 }
 
