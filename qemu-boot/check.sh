@@ -31,7 +31,7 @@ for v in pristine base; do
 	out=$UL_BUILD/check/ext2-$v
 	rm -rf "$out"
 	ul_sync_dir "$src" "$out"
-	make -s -C "$(ul_kdir base)" M="$out" W=1 C=2 modules \
+	ul_kmake -C "$(ul_kdir base)" M="$out" W=1 C=2 modules \
 		>"$UL_BUILD/check-ext2-$v.log" 2>&1 || status=1
 	grep -E 'warning:|error:' "$UL_BUILD/check-ext2-$v.log" |
 		sed -E 's|^.*/ext2-[a-z]+/|fs/ext2/|; s|:[0-9]+(:[0-9]+)?:|:|' |

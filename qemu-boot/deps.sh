@@ -1,12 +1,15 @@
 #!/bin/bash
 # Install the Debian packages the pipeline needs, only those missing.
 # Quiet when everything is present; names the missing packages when it
-# cannot install them (not root).
+# cannot install them (not root). ccache is optional: installed when
+# missing and root, else the builds run without it (prepare.sh says so).
 . "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
       busybox-static attr bc bison flex libelf-dev libssl-dev cpio sparse
       xz-utils git perl python3 python3-ply python3-git"
+
+[ "$(id -u)" = 0 ] && pkgs="$pkgs ccache"
 
 missing=
 for p in $pkgs; do

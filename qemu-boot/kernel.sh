@@ -18,7 +18,7 @@ kdir=$(ul_kdir "$variant")
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")
 tree=$UL_TREE
-kmake() { make -s -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }
+kmake() { ul_kmake -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }
 
 want=$( (git -C "$tree" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)
 stamp=$kdir/.unionlite-stamp

@@ -17,7 +17,7 @@ kdir=$(ul_kdir "$variant")
 for m in "${UL_MOD_SRC:-$UL_TOP/unionfs-lite}" "$UL_TOP/tests/kmod"; do
 	out=$UL_BUILD/mod-$variant/$(basename "$m")
 	ul_sync_dir "$m" "$out"
-	make -s -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1 || {
+	ul_kmake -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1 || {
 		cat "$out/build.log" >&2
 		ul_die "module $(basename "$m") failed to build for $variant"
 	}
@@ -30,7 +30,7 @@ done
 out=$UL_BUILD/mod-$variant/ext2
 if [ "$variant" = pristine ]; then
 	ul_sync_dir "$UL_PRISTINE/fs/ext2" "$out"
-	make -s -C "$kdir" M="$out" modules >"$out/build.log" 2>&1 || {
+	ul_kmake -C "$kdir" M="$out" modules >"$out/build.log" 2>&1 || {
 		cat "$out/build.log" >&2
 		ul_die "pristine fs/ext2 failed to build as a module"
 	}

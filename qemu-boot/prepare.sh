@@ -11,6 +11,10 @@ here=$UL_TOP/qemu-boot
 mkdir -p "$UL_BUILD"
 exec 9>"$UL_BUILD/.prepare.lock"
 flock 9
+if [ "$UL_CC" = gcc ] && [ "${UL_CCACHE:-1}" != 0 ]; then
+	ul_say "note: ccache is not installed; kernel builds are not cached (apt-get install ccache)"
+fi
+read -r hits0 misses0 < <(ul_ccache_stats)
 "$here/tree.sh"
 
 # The static C helpers of tests/helpers, for the guest.
@@ -37,3 +41,9 @@ for v in "${@:-base}"; do
 	"$here/modules.sh" "$v"
 	"$here/initramfs.sh" "$v"
 done
+
+read -r hits misses < <(ul_ccache_stats)
+hits=$((hits - hits0)) misses=$((misses - misses0))
+if [ $((hits + misses)) -gt 0 ]; then
+	ul_say "ccache: $hits hits, $misses misses ($((100 * hits / (hits + misses)))% hit rate), cache in $(ccache -k cache_dir)"
+fi
