@@ -12,8 +12,27 @@
  *     utime PATH SECONDS   append PATH TEXT   cat PATH   mmap PATH
  *     setxattr PATH NAME VALUE   getxattr PATH NAME   removexattr PATH NAME
  *     listxattr PATH   readdir DIR   readdir-create DIR NAME
- *     race PATH NPROC
+ *     race PATH NPROC   stat PATH   write PATH TEXT
+ *     fallocate PATH OFFSET LEN   fcntl-append PATH TEXT
+ *     fcntl-noappend PATH   getflags PATH   setflags PATH +a|-a|+i|-i
+ *     setacl PATH access|default ACL|-   getacl PATH access|default
+ *     removed-cwd DIR NAME
  *
+ * "as UID GID" drops every supplementary group, then sets the gid and
+ * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
+ * for anything but a directory (a merged directory's count is not the
+ * same on every union). write PATH TEXT writes at offset 0 without
+ * O_TRUNC. fcntl-append opens PATH without O_APPEND, sets O_APPEND with
+ * F_SETFL and writes TEXT; fcntl-noappend opens PATH with O_APPEND and
+ * clears it with F_SETFL. getflags prints the append-only and immutable
+ * inode flags ("flags=a-", "flags=-i", ...); setflags sets or clears one.
+ * setacl and getacl use the raw system.posix_acl_access and
+ * system.posix_acl_default xattrs, written and printed in a short text
+ * form: "u::rw-,u:1000:---,g::r--,g:100:r-x,m::r--,o::r--" (entries
+ * sorted by tag, then id, as the kernel keeps them); "setacl PATH access
+ * -" removes the xattr. removed-cwd DIR NAME: chdir to DIR, rmdir DIR,
+ * then chmod, setxattr, readdir of "." and open and create NAME in it,
+ * each reported on a line of its own.
  * readdir DIR: every telldir() position, then seekdir() back to every
  * seventh, then a second pass after rewinddir(): same names, same order,
  * no name twice, and the d_ino of "." and ".." equal to the st_ino of DIR
@@ -24,12 +43,16 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/fs.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -230,6 +253,306 @@ static int race(const char *path, int nproc)
 	return 0;
 }
 
+/* The kernel's POSIX ACL xattr format (include/uapi/linux/posix_acl_xattr.h) */
+#define UL_ACL_VERSION		0x0002
+#define UL_ACL_USER_OBJ		0x01
+#define UL_ACL_USER		0x02
+#define UL_ACL_GROUP_OBJ	0x04
+#define UL_ACL_GROUP		0x08
+#define UL_ACL_MASK		0x10
+#define UL_ACL_OTHER		0x20
+#define UL_ACL_UNDEFINED_ID	((uint32_t)-1)
+#define UL_ACL_MAX		64
+
+struct ul_acl_entry {
+	uint16_t tag;
+	uint16_t perm;
+	uint32_t id;
+};
+
+static const char *acl_xattr(const char *type)
+{
+	if (!strcmp(type, "access"))
+		return "system.posix_acl_access";
+	if (!strcmp(type, "default"))
+		return "system.posix_acl_default";
+	return NULL;
+}
+
+static int cmp_acl(const void *a, const void *b)
+{
+	const struct ul_acl_entry *x = a, *y = b;
+
+	if (x->tag != y->tag)
+		return x->tag < y->tag ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
+}
+
+/* One entry of the text form ("u:1000:r-x"), or -1 */
+static int parse_acl_entry(char *s, struct ul_acl_entry *e)
+{
+	char *id, *perm;
+	int i;
+
+	id = strchr(s, ':');
+	if (!id)
+		return -1;
+	*id++ = '\0';
+	perm = strchr(id, ':');
+	if (!perm || strlen(perm + 1) != 3)
+		return -1;
+	*perm++ = '\0';
+	if (!strcmp(s, "u"))
+		e->tag = *id ? UL_ACL_USER : UL_ACL_USER_OBJ;
+	else if (!strcmp(s, "g"))
+		e->tag = *id ? UL_ACL_GROUP : UL_ACL_GROUP_OBJ;
+	else if (!strcmp(s, "m") && !*id)
+		e->tag = UL_ACL_MASK;
+	else if (!strcmp(s, "o") && !*id)
+		e->tag = UL_ACL_OTHER;
+	else
+		return -1;
+	e->id = *id ? (uint32_t)strtoul(id, NULL, 10) : UL_ACL_UNDEFINED_ID;
+	e->perm = 0;
+	for (i = 0; i < 3; i++) {
+		if (perm[i] == "rwx"[i])
+			e->perm |= 4 >> i;
+		else if (perm[i] != '-')
+			return -1;
+	}
+	return 0;
+}
+
+static int set_acl(const char *path, const char *type, const char *text)
+{
+	struct ul_acl_entry acl[UL_ACL_MAX];
+	unsigned char buf[4 + UL_ACL_MAX * 8], *p = buf;
+	const char *name = acl_xattr(type);
+	char *copy, *tok, *save;
+	uint32_t v;
+	uint16_t h;
+	int n = 0, i;
+
+	if (!name)
+		return usage();
+	if (!strcmp(text, "-"))
+		return report(lremovexattr(path, name));
+	copy = strdup(text);
+	if (!copy)
+		return 1;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == UL_ACL_MAX || parse_acl_entry(tok, &acl[n++])) {
+			free(copy);
+			return usage();
+		}
+	}
+	free(copy);
+	qsort(acl, n, sizeof(*acl), cmp_acl);
+	v = htole32(UL_ACL_VERSION);
+	memcpy(p, &v, 4);
+	p += 4;
+	for (i = 0; i < n; i++) {
+		h = htole16(acl[i].tag);
+		memcpy(p, &h, 2);
+		h = htole16(acl[i].perm);
+		memcpy(p + 2, &h, 2);
+		v = htole32(acl[i].id);
+		memcpy(p + 4, &v, 4);
+		p += 8;
+	}
+	return report(lsetxattr(path, name, buf, p - buf, 0));
+}
+
+static int get_acl(const char *path, const char *type)
+{
+	const char *name = acl_xattr(type);
+	unsigned char buf[4 + UL_ACL_MAX * 8];
+	uint32_t v, id;
+	uint16_t tag, perm;
+	ssize_t len, off;
+	int i;
+
+	if (!name)
+		return usage();
+	len = lgetxattr(path, name, buf, sizeof(buf));
+	if (len < 0)
+		return report(-1);
+	memcpy(&v, buf, 4);
+	if (len < 4 || (len - 4) % 8 || le32toh(v) != UL_ACL_VERSION) {
+		printf("bad acl xattr (%zd bytes)\n", len);
+		return 1;
+	}
+	for (off = 4; off < len; off += 8) {
+		memcpy(&tag, buf + off, 2);
+		memcpy(&perm, buf + off + 2, 2);
+		memcpy(&id, buf + off + 4, 4);
+		tag = le16toh(tag);
+		perm = le16toh(perm);
+		id = le32toh(id);
+		printf("%s", off > 4 ? "," : "");
+		switch (tag) {
+		case UL_ACL_USER_OBJ:
+			printf("u::");
+			break;
+		case UL_ACL_USER:
+			printf("u:%u:", id);
+			break;
+		case UL_ACL_GROUP_OBJ:
+			printf("g::");
+			break;
+		case UL_ACL_GROUP:
+			printf("g:%u:", id);
+			break;
+		case UL_ACL_MASK:
+			printf("m::");
+			break;
+		case UL_ACL_OTHER:
+			printf("o::");
+			break;
+		default:
+			printf("tag%#x:%u:", tag, id);
+		}
+		for (i = 0; i < 3; i++)
+			putchar(perm & (4 >> i) ? "rwx"[i] : '-');
+	}
+	printf("\n");
+	return 0;
+}
+
+static int stat_path(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return report(-1);
+	printf("mode=%06o uid=%u gid=%u", (unsigned int)st.st_mode,
+	       (unsigned int)st.st_uid, (unsigned int)st.st_gid);
+	if (!S_ISDIR(st.st_mode))
+		printf(" nlink=%u", (unsigned int)st.st_nlink);
+	printf("\n");
+	return 0;
+}
+
+/* FS_IOC_GETFLAGS and FS_IOC_SETFLAGS take an int, whatever their type says */
+static int get_flags(const char *path)
+{
+	int fd, flags, ret;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return report(fd);
+	ret = ioctl(fd, FS_IOC_GETFLAGS, &flags);
+	close(fd);
+	if (ret < 0)
+		return report(ret);
+	printf("flags=%c%c\n", flags & FS_APPEND_FL ? 'a' : '-',
+	       flags & FS_IMMUTABLE_FL ? 'i' : '-');
+	return 0;
+}
+
+static int set_flags(const char *path, const char *change)
+{
+	int fd, flags, bit, ret;
+
+	if (strlen(change) != 2 || (change[0] != '+' && change[0] != '-'))
+		return usage();
+	if (change[1] == 'a')
+		bit = FS_APPEND_FL;
+	else if (change[1] == 'i')
+		bit = FS_IMMUTABLE_FL;
+	else
+		return usage();
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return report(fd);
+	ret = ioctl(fd, FS_IOC_GETFLAGS, &flags);
+	if (!ret) {
+		if (change[0] == '+')
+			flags |= bit;
+		else
+			flags &= ~bit;
+		ret = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+	return report(ret);
+}
+
+/* open PATH with FLAGS, change its O_APPEND with F_SETFL, write TEXT */
+static int fcntl_append(const char *path, int flags, int set,
+			const char *text)
+{
+	int fd, fl, ret;
+
+	fd = open(path, flags);
+	if (fd < 0)
+		return report(fd);
+	fl = fcntl(fd, F_GETFL);
+	ret = fl < 0 ? fl : fcntl(fd, F_SETFL, set ? fl | O_APPEND :
+					      fl & ~O_APPEND);
+	if (!ret && text && write(fd, text, strlen(text)) < 0)
+		ret = -1;
+	close(fd);
+	return report(ret);
+}
+
+static void label(const char *what)
+{
+	printf("%s: ", what);
+	fflush(stdout);
+}
+
+/*
+ * chdir(DIR), rmdir(DIR), then what a process whose working directory
+ * was removed can still try in it.
+ */
+static int removed_cwd(const char *dir, const char *name)
+{
+	struct dirent *de;
+	size_t n = 0;
+	int fd, old;
+	DIR *d;
+
+	/* DIR may be relative: removed from where it was named */
+	old = open(".", O_RDONLY | O_DIRECTORY);
+	if (old < 0 || chdir(dir))
+		return report(-1);
+	label("rmdir");
+	report(unlinkat(old, dir, AT_REMOVEDIR));
+	close(old);
+	label("chmod .");
+	report(chmod(".", 0700));
+	label("setxattr .");
+	report(lsetxattr(".", "user.x", "1", 1, 0));
+	label("readdir .");
+	d = opendir(".");
+	if (!d) {
+		report(-1);
+	} else {
+		errno = 0;
+		while ((de = readdir(d)))
+			n++;
+		if (errno)
+			report(-1);
+		else
+			printf("%zu entries\n", n);
+		closedir(d);
+	}
+	label("open name");
+	fd = open(name, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	report(fd);
+	label("creat name");
+	fd = open(name, O_CREAT | O_WRONLY, 0644);
+	if (fd >= 0)
+		close(fd);
+	report(fd);
+	return 0;
+}
+
 static int do_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -370,15 +693,48 @@ static int do_op(int argc, char **argv)
 		return check_readdir(argv[1]);
 	if (!strcmp(op, "race") && argc == 3)
 		return race(argv[1], atoi(argv[2]));
+	if (!strcmp(op, "stat") && argc == 2)
+		return stat_path(argv[1]);
+	if (!strcmp(op, "write") && argc == 3) {
+		fd = open(argv[1], O_WRONLY);
+		if (fd < 0)
+			return report(fd);
+		len = pwrite(fd, argv[2], strlen(argv[2]), 0);
+		close(fd);
+		return report(len < 0 ? -1 : 0);
+	}
+	if (!strcmp(op, "fallocate") && argc == 4) {
+		int ret;
+
+		fd = open(argv[1], O_WRONLY);
+		if (fd < 0)
+			return report(fd);
+		ret = fallocate(fd, 0, atol(argv[2]), atol(argv[3]));
+		close(fd);
+		return report(ret);
+	}
+	if (!strcmp(op, "fcntl-append") && argc == 3)
+		return fcntl_append(argv[1], O_WRONLY, 1, argv[2]);
+	if (!strcmp(op, "fcntl-noappend") && argc == 2)
+		return fcntl_append(argv[1], O_WRONLY | O_APPEND, 0, NULL);
+	if (!strcmp(op, "getflags") && argc == 2)
+		return get_flags(argv[1]);
+	if (!strcmp(op, "setflags") && argc == 3)
+		return set_flags(argv[1], argv[2]);
+	if (!strcmp(op, "setacl") && argc == 4)
+		return set_acl(argv[1], argv[2], argv[3]);
+	if (!strcmp(op, "getacl") && argc == 3)
+		return get_acl(argv[1], argv[2]);
+	if (!strcmp(op, "removed-cwd") && argc == 3)
+		return removed_cwd(argv[1], argv[2]);
 	return usage();
 }
 
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "as")) {
-		gid_t gid = atoi(argv[3]);
-
-		if (setgroups(1, &gid) || setgid(gid) || setuid(atoi(argv[2]))) {
+		if (setgroups(0, NULL) || setgid(atoi(argv[3])) ||
+		    setuid(atoi(argv[2]))) {
 			perror("ul-union-sys: as");
 			return 1;
 		}
