@@ -14,15 +14,22 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/namei.h>
+#include <linux/posix_acl_xattr.h>
 #include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
 
-/* xattrs that travel with a copy: user.* and security.* (never ours) */
+/*
+ * xattrs that travel with a copy: user.*, security.* and the POSIX ACLs
+ * (never ours). A copy that cannot take one of them fails: an object
+ * must not lose an ACL or a security label on its way up.
+ */
 static bool ul_copy_xattr_wanted(const char *name)
 {
 	return !strncmp(name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN) ||
-	       !strncmp(name, XATTR_SECURITY_PREFIX, XATTR_SECURITY_PREFIX_LEN);
+	       !strncmp(name, XATTR_SECURITY_PREFIX, XATTR_SECURITY_PREFIX_LEN) ||
+	       !strcmp(name, XATTR_NAME_POSIX_ACL_ACCESS) ||
+	       !strcmp(name, XATTR_NAME_POSIX_ACL_DEFAULT);
 }
 
 static int ul_copy_xattrs(struct ul_fs *ufs, struct dentry *lower,
@@ -168,6 +175,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 	struct ul_cattr attr = { };
 	struct dentry *temp;
 	struct kstat stat, pstat;
+	unsigned int prot;
 	int err;
 
 	mutex_lock(&ui->lock);
@@ -211,6 +219,13 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 	err = ul_copy_attrs(ufs, temp, &stat);
 	if (err)
 		goto out_cleanup;
+	/* append-only and immutable, in the union's own record of them */
+	prot = d_inode(ui->lower)->i_flags & (S_APPEND | S_IMMUTABLE);
+	if (prot) {
+		err = ul_write_protattr(ufs, temp, prot);
+		if (err)
+			goto out_cleanup;
+	}
 	err = ul_copy_up_install(ufs, temp, upperdir, dentry);
 	if (err)
 		goto out_cleanup;
@@ -218,10 +233,12 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 
 	/* temp now names the upper object; the reference goes to the inode */
 	inode->i_ino = d_inode(temp)->i_ino;
+	WRITE_ONCE(ui->prot, prot);
 	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
 	 * the pointer sees a complete upper object
 	 */
 	smp_store_release(&ui->__upper, temp);
+	ul_rehash_inode(inode);
 	ul_copyattr(inode);
 	goto out_put_link;
 

@@ -83,6 +83,10 @@
 #include <linux/fs.h>
 #include <linux/moduleparam.h>
 #include <linux/namei.h>
+#include <linux/posix_acl.h>
+#include <linux/posix_acl_xattr.h>
+#include <linux/slab.h>
+#include <linux/xattr.h>
 #include "ops.h"
 
 static bool ul_naive;
@@ -109,14 +113,33 @@ void ul_dir_modified(struct inode *dir)
 }
 
 /*
- * Switch to the mounter's credentials, but create objects owned by the
- * caller (the upper filesystem applies its own setgid-directory rule,
- * the upper directory having the union directory's mode).
+ * The owner a new object gets in union directory @dir, as a filesystem
+ * gives it (inode_init_owner()): the caller's fsuid; the directory's group
+ * and, for a directory, S_ISGID when @dir is setgid, else the caller's
+ * fsgid. (The VFS has already dropped S_ISGID from a non-directory's mode
+ * where the caller may not keep it.)
  */
-static const struct cred *ul_override_creds_owner(struct super_block *sb)
+static void ul_init_owner(struct inode *dir, struct ul_cattr *attr)
 {
-	kuid_t fsuid = current_fsuid();
-	kgid_t fsgid = current_fsgid();
+	attr->uid = current_fsuid();
+	attr->gid = current_fsgid();
+	if (!(dir->i_mode & S_ISGID))
+		return;
+	attr->gid = dir->i_gid;
+	if (S_ISDIR(attr->mode))
+		attr->mode |= S_ISGID;
+}
+
+/*
+ * Switch to the mounter's credentials, but create objects owned by the
+ * owner ul_init_owner() chose (in the upper directory, whose mode and
+ * group are the union directory's, the upper filesystem chooses the same).
+ */
+static const struct cred *ul_override_creds_owner(struct super_block *sb,
+						  const struct ul_cattr *attr)
+{
+	kuid_t fsuid = attr->uid;
+	kgid_t fsgid = attr->gid;
 	const struct cred *old_cred;
 	struct cred *cred;
 
@@ -159,7 +182,9 @@ static struct dentry *ul_relookup(struct ul_fs *ufs, struct dentry *dir,
 
 /*
  * Under the parent locks, the upper name @found must still be what the
- * union dentry said: @upper, or no object at all when @upper is NULL.
+ * union dentry said: the object of @upper (an upper dentry of the union
+ * inode, of this name or of another hard link), or no object at all when
+ * @upper is NULL.
  */
 static int ul_check_upper(struct dentry *found, struct dentry *upper,
 			  struct dentry *trap)
@@ -167,26 +192,34 @@ static int ul_check_upper(struct dentry *found, struct dentry *upper,
 	if (WARN_ON(trap && found == trap))
 		return -EIO;
 	if (upper)
-		return found == upper ? 0 : -ESTALE;
+		return d_inode(found) == d_inode(upper) ? 0 : -ESTALE;
 	return d_really_is_negative(found) ? 0 : -ESTALE;
 }
 
 /*
- * Under the lock of @upperdir: does the name of union @dentry there
- * still hold @upper? (-ESTALE when it does not.)
+ * Under the lock of @upperdir: the upper dentry of union @dentry's name,
+ * which must still hold the object of @upper. The operation then acts on
+ * it (not on @upper, which may be another name of the object).
+ *
+ * Return: the upper dentry (a reference) or an ERR_PTR (-ESTALE when the
+ * name changed).
  */
-static int ul_check_name(struct ul_fs *ufs, struct dentry *upperdir,
-			 const struct dentry *dentry, struct dentry *upper)
+static struct dentry *ul_lookup_checked(struct ul_fs *ufs,
+					struct dentry *upperdir,
+					const struct dentry *dentry,
+					struct dentry *upper)
 {
 	struct dentry *found;
 	int err;
 
 	found = ul_lookup_upper(ufs, upperdir, dentry);
 	if (IS_ERR(found))
-		return PTR_ERR(found);
+		return found;
 	err = ul_check_upper(found, upper, NULL);
+	if (!err)
+		return found;
 	dput(found);
-	return err;
+	return ERR_PTR(err);
 }
 
 static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
@@ -230,9 +263,67 @@ out_unlock:
 	return target;
 }
 
+/* An ACL as an xattr of a work object. */
+static int ul_set_acl(struct ul_fs *ufs, struct dentry *dentry,
+		      const char *name, const struct posix_acl *acl)
+{
+	size_t size = posix_acl_xattr_size(acl->a_count);
+	void *buf;
+	int err;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = posix_acl_to_xattr(&init_user_ns, acl, buf, size);
+	if (err >= 0)
+		err = ul_do_setxattr(ufs, dentry, name, buf, size, 0);
+	kfree(buf);
+	return err;
+}
+
+/*
+ * An object made in the work dir gets there the owner, mode and ACLs it
+ * would have got in its union directory (@attr), since the work dir's own
+ * group, setgid bit and default ACL must not count.
+ */
+static int ul_set_new_attrs(struct ul_fs *ufs, struct dentry *made,
+			    const struct ul_cattr *attr)
+{
+	struct inode *inode = d_inode(made);
+	struct iattr ia = { };
+	int err = 0;
+
+	if (attr->default_acl)
+		err = ul_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_DEFAULT,
+				 attr->default_acl);
+	if (!err && attr->acl)
+		err = ul_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_ACCESS,
+				 attr->acl);
+	if (err)
+		return err;
+	if (!uid_eq(inode->i_uid, attr->uid) ||
+	    !gid_eq(inode->i_gid, attr->gid)) {
+		ia.ia_valid |= ATTR_UID | ATTR_GID;
+		ia.ia_uid = attr->uid;
+		ia.ia_gid = attr->gid;
+	}
+	if (!S_ISLNK(attr->mode) &&
+	    (inode->i_mode & S_IALLUGO) != (attr->mode & S_IALLUGO)) {
+		ia.ia_valid |= ATTR_MODE;
+		ia.ia_mode = attr->mode;
+	}
+	if (!ia.ia_valid)
+		return 0;
+	inode_lock(inode);
+	err = ul_do_setattr(ufs, made, &ia);
+	inode_unlock(inode);
+	return err;
+}
+
 /*
  * The object @attr describes (a whiteout when @attr is NULL) made at the
- * negative @dentry in the locked @dir; a directory is marked opaque there,
+ * negative @dentry in the locked @dir; in the work dir it gets the
+ * attributes of ul_set_new_attrs(); a directory is marked opaque there,
  * before anything can make it visible. Takes @dentry's reference.
  *
  * Return: the made object (a reference) or an ERR_PTR; on error nothing
@@ -250,9 +341,13 @@ static struct dentry *ul_make_at(struct ul_fs *ufs, struct dentry *dir,
 	if (err)
 		goto out_dput;
 	dentry = ul_made(ufs, dir, dentry);
-	if (IS_ERR(dentry) || !attr || attr->hardlink || !S_ISDIR(attr->mode))
+	if (IS_ERR(dentry) || !attr || attr->hardlink)
 		return dentry;
-	err = ul_set_opaque(ufs, dentry);
+	err = 0;
+	if (dir == ufs->workdir)
+		err = ul_set_new_attrs(ufs, dentry, attr);
+	if (!err && S_ISDIR(attr->mode))
+		err = ul_set_opaque(ufs, dentry);
 	if (!err)
 		return dentry;
 	ul_cleanup(ufs, dir, dentry);
@@ -396,9 +491,10 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 		goto out_unlock;
 	inode_unlock(d_inode(upperdir));
 
-	inode = ul_new_inode(dentry->d_sb, newdentry, NULL, 0);
+	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, false);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	ul_set_lower_name(dentry, false);
 	d_instantiate(dentry, inode);
 	return 0;
 
@@ -426,9 +522,17 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 	struct inode *inode;
 	int err;
 
+	/* the mode and ACLs the union directory's default ACL gives */
+	if (!attr->hardlink) {
+		err = posix_acl_create(d_inode(dentry->d_parent), &attr->mode,
+				       &attr->default_acl, &attr->acl);
+		if (err)
+			return err;
+	}
 	target = ul_lock_target(ufs, upperdir, dentry, NULL, true);
+	err = PTR_ERR(target);
 	if (IS_ERR(target))
-		return PTR_ERR(target);
+		goto out_release;
 	if (READ_ONCE(ul_naive)) {
 		err = ul_replace_naive(ufs, upperdir, target, attr, &temp);
 	} else {
@@ -442,14 +546,21 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 	}
 	ul_unlock_work_upper(ufs, upperdir);
 	if (err)
-		return err;
-	/* a whiteout hides a lower name: removing this needs one again */
-	inode = ul_new_inode(dentry->d_sb, temp, NULL,
-			     BIT(UL_LOWER_NAME) | (is_dir ? BIT(UL_OPAQUE) : 0));
+		goto out_release;
+	inode = ul_get_inode(dentry->d_sb, temp, NULL, is_dir);
+	err = PTR_ERR(inode);
 	if (IS_ERR(inode))
-		return PTR_ERR(inode);
+		goto out_release;
+	/* a whiteout hides a lower name: removing this needs one again */
+	ul_set_lower_name(dentry, true);
 	d_instantiate(dentry, inode);
-	return 0;
+	err = 0;
+out_release:
+	posix_acl_release(attr->default_acl);
+	posix_acl_release(attr->acl);
+	attr->default_acl = NULL;
+	attr->acl = NULL;
+	return err;
 }
 
 static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
@@ -473,7 +584,8 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	if (err)
 		goto out_drop_write;
 
-	old_cred = ul_override_creds_owner(sb);
+	ul_init_owner(d_inode(dentry->d_parent), attr);
+	old_cred = ul_override_creds_owner(sb, attr);
 	err = PTR_ERR(old_cred);
 	if (IS_ERR(old_cred))
 		goto out_drop_write;
@@ -556,26 +668,30 @@ static int ul_remove_upper(struct ul_fs *ufs, struct dentry *dentry,
 			   bool is_dir)
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
-	struct dentry *upper = ul_dentry_upper(dentry);
+	struct dentry *upper;
 	int err;
 
-	if (WARN_ON(!upper || !upperdir))
+	if (WARN_ON(!ul_dentry_upper(dentry) || !upperdir))
 		return -EIO;
-	/*
-	 * Our own reference for the call: with only the union inode's,
-	 * d_delete() would make upper negative under the feet of anyone
-	 * still using the union inode (an open file, a getxattr in flight).
-	 */
-	dget(upper);
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
-	/* the name, not only the parent: upper/P may be upper/P2 by now */
-	err = ul_check_name(ufs, upperdir, dentry, upper);
-	if (!err && is_dir)
+	/*
+	 * The name, not only the parent: upper/P may be upper/P2 by now.
+	 * The lookup's reference also keeps d_delete() from making the
+	 * union inode's upper dentry negative under the feet of anyone
+	 * still using it (an open file, a getxattr in flight).
+	 */
+	upper = ul_lookup_checked(ufs, upperdir, dentry,
+				  ul_dentry_upper(dentry));
+	err = PTR_ERR(upper);
+	if (IS_ERR(upper))
+		goto out_unlock;
+	if (is_dir)
 		err = ul_do_rmdir(ufs, upperdir, upper);
-	else if (!err)
+	else
 		err = ul_do_unlink(ufs, upperdir, upper);
-	inode_unlock(d_inode(upperdir));
 	dput(upper);
+out_unlock:
+	inode_unlock(d_inode(upperdir));
 	return err;
 }
 
@@ -827,7 +943,10 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 		err = ul_remove_whiteouts(ufs, target);
 		temp = err ? ERR_PTR(err) : dget(target);
 	} else {
+		/* the new Q has the old Q's owner and mode (setgid too) */
 		attr.mode = d_inode(target)->i_mode;
+		attr.uid = d_inode(target)->i_uid;
+		attr.gid = d_inode(target)->i_gid;
 		temp = ul_put_in_place(ufs, upperdir, target, &attr,
 				       RENAME_EXCHANGE);
 		if (!IS_ERR(temp))
@@ -854,7 +973,6 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 		.ufs		= ufs,
 		.old		= old,
 		.olddir		= ul_dentry_upper(old->d_parent),
-		.oldupper	= ul_dentry_upper(old),
 		.newdir		= ul_dentry_upper(new->d_parent),
 	};
 	bool exchange = flags & RENAME_EXCHANGE;
@@ -863,16 +981,19 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	struct dentry *trap;
 	int err;
 
-	if (WARN_ON(!rc.olddir || !rc.newdir || !rc.oldupper))
+	if (WARN_ON(!rc.olddir || !rc.newdir || !ul_dentry_upper(old)))
 		return -EIO;
 	trap = lock_rename(rc.newdir, rc.olddir);
-	err = ul_check_name(ufs, rc.olddir, old, rc.oldupper);
-	if (err)
+	/* P's own upper name: the union inode's may be another hard link */
+	rc.oldupper = ul_lookup_checked(ufs, rc.olddir, old,
+					ul_dentry_upper(old));
+	err = PTR_ERR(rc.oldupper);
+	if (IS_ERR(rc.oldupper))
 		goto out_unlock;
 	rc.newupper = ul_lookup_upper(ufs, rc.newdir, new);
 	err = PTR_ERR(rc.newupper);
 	if (IS_ERR(rc.newupper))
-		goto out_unlock;
+		goto out_dput_old;
 	q_wh = ul_is_whiteout(rc.newupper);
 	q_neg = d_really_is_negative(rc.newupper);
 	if (d_really_is_positive(new))
@@ -888,12 +1009,11 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	if (rc.newupper == trap)
 		goto out_dput;
 	/*
-	 * P and Q hard links of one file: rename(2) must do nothing, but
-	 * the VFS, seeing two union inodes, would then move P's dentry onto
-	 * Q (or exchange the two) while the upper names stay, and the union
-	 * would act on upper/P by the name Q. Refused instead (like a
-	 * rename the union cannot do in place; mv checks for the same file
-	 * before it renames).
+	 * P and Q hard links of one file: rename(2) must do nothing, and
+	 * the VFS does nothing when both names have the one union inode of
+	 * the file. Two union inodes over one upper object (a link made in
+	 * the upper layer behind the union's back) would have the VFS move
+	 * P's dentry onto Q while the upper names stay: refused instead.
 	 */
 	err = -EXDEV;
 	if (d_inode(rc.newupper) == d_inode(rc.oldupper))
@@ -928,6 +1048,8 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 				   rc.newupper, 0);
 out_dput:
 	dput(rc.newupper);
+out_dput_old:
+	dput(rc.oldupper);
 out_unlock:
 	unlock_rename(rc.newdir, rc.olddir);
 	return err;
@@ -1004,10 +1126,10 @@ out_revert:
 		goto out_drop_write;
 
 	if (exchange) {
-		assign_bit(UL_LOWER_NAME, &UL_E(old)->flags, q_lower);
-		assign_bit(UL_LOWER_NAME, &UL_E(new)->flags, p_lower);
+		ul_set_lower_name(old, q_lower);
+		ul_set_lower_name(new, p_lower);
 	} else {
-		assign_bit(UL_LOWER_NAME, &UL_E(old)->flags, q_lower);
+		ul_set_lower_name(old, q_lower);
 		if (opaqued)
 			set_bit(UL_OPAQUE, &UL_E(old)->flags);
 	}
@@ -1038,4 +1160,7 @@ const struct inode_operations ul_dir_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
+	.get_acl	= ul_get_acl,
+	.fileattr_get	= ul_fileattr_get,
+	.fileattr_set	= ul_fileattr_set,
 };

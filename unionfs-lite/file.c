@@ -52,6 +52,29 @@ static int ul_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The flags fcntl(F_SETFL) may change on the union file after open, passed
+ * on to the real file before each use (O_APPEND above all: without it a
+ * write after F_SETFL O_APPEND would overwrite). O_DIRECT stays as opened.
+ */
+#define UL_SETFL_FLAGS	(O_APPEND | O_NOATIME | O_NONBLOCK)
+
+static struct file *ul_real_file(struct file *file)
+{
+	struct file *realfile = file->private_data;
+	unsigned int flags = READ_ONCE(file->f_flags) & UL_SETFL_FLAGS;
+
+	if ((READ_ONCE(realfile->f_flags) & UL_SETFL_FLAGS) != flags) {
+		spin_lock(&realfile->f_lock);
+		realfile->f_flags = (realfile->f_flags & ~UL_SETFL_FLAGS) |
+				    flags;
+		/* what a kiocb of the real file starts with, as setfl() does */
+		realfile->f_iocb_flags = iocb_flags(realfile);
+		spin_unlock(&realfile->f_lock);
+	}
+	return realfile;
+}
+
 static rwf_t ul_iocb_to_rwf(int ifl)
 {
 	rwf_t flags = 0;
@@ -76,7 +99,7 @@ static ssize_t ul_read_iter(struct kiocb *iocb, struct iov_iter *iter)
 	if (!iov_iter_count(iter))
 		return 0;
 	old_cred = ul_override_creds(file_inode(file)->i_sb);
-	ret = vfs_iter_read(file->private_data, iter, &iocb->ki_pos,
+	ret = vfs_iter_read(ul_real_file(file), iter, &iocb->ki_pos,
 			    ul_iocb_to_rwf(iocb->ki_flags));
 	revert_creds(old_cred);
 	return ret;
@@ -85,7 +108,7 @@ static ssize_t ul_read_iter(struct kiocb *iocb, struct iov_iter *iter)
 static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 {
 	struct file *file = iocb->ki_filp;
-	struct file *realfile = file->private_data;
+	struct file *realfile = ul_real_file(file);
 	struct inode *inode = file_inode(file);
 	const struct cred *old_cred;
 	ssize_t ret;
@@ -93,7 +116,11 @@ static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 	if (!iov_iter_count(iter))
 		return 0;
 	inode_lock(inode);
-	/* with the caller's credentials: the mounter's would keep set-id bits */
+	/*
+	 * With the caller's credentials, on the real object's current mode:
+	 * the mounter's would keep the set-id bits.
+	 */
+	ul_copyattr(inode);
 	ret = file_remove_privs(file);
 	if (ret)
 		goto out_unlock;
@@ -160,10 +187,16 @@ static long ul_fallocate(struct file *file, int mode, loff_t offset,
 	long ret;
 
 	inode_lock(inode);
+	/* as for a write: the caller's right to keep the set-id bits */
+	ul_copyattr(inode);
+	ret = file_remove_privs(file);
+	if (ret)
+		goto out_unlock;
 	old_cred = ul_override_creds(inode->i_sb);
-	ret = vfs_fallocate(file->private_data, mode, offset, len);
+	ret = vfs_fallocate(ul_real_file(file), mode, offset, len);
 	revert_creds(old_cred);
 	ul_copyattr(inode);
+out_unlock:
 	inode_unlock(inode);
 	return ret;
 }

@@ -5,14 +5,19 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/fileattr.h>
 #include <linux/fs_stack.h>
 #include <linux/namei.h>
+#include <linux/posix_acl.h>
+#include <linux/posix_acl_xattr.h>
 #include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
 
 /* Real inode flags the VFS must see on the union inode too. */
 #define UL_COPY_I_FLAGS	(S_SYNC | S_APPEND | S_IMMUTABLE)
+/* The protection flags; an upper object keeps them in an xattr. */
+#define UL_PROT_I_FLAGS	(S_APPEND | S_IMMUTABLE)
 
 /**
  * ul_copyattr - copy the attributes of the topmost real inode
@@ -20,56 +25,173 @@
  *
  * The VFS checks permissions, ownership and the append-only and immutable
  * flags on the union inode, so these follow the real object after every
- * change. Atime is left to the real file (the union inode is S_NOATIME).
+ * change. The protection flags of an upper object are the union's own
+ * (ul_inode->prot); other inode flags (S_DEAD of a removed directory,
+ * S_NOATIME) are the union inode's and stay. Atime is left to the real
+ * file.
  */
 void ul_copyattr(struct inode *inode)
 {
+	struct ul_inode *ui = UL_I(inode);
 	struct inode *real = ul_real_inode(inode);
+	unsigned int flags;
 
 	if (!real)
 		return;
 	fsstack_copy_attr_all(inode, real);
 	fsstack_copy_inode_size(inode, real);
-	inode->i_flags = (real->i_flags & UL_COPY_I_FLAGS) |
-			 S_NOATIME | S_NOCMTIME;
+	flags = real->i_flags & UL_COPY_I_FLAGS;
+	if (ul_upper(ui))
+		flags |= READ_ONCE(ui->prot);
+	inode_set_flags(inode, flags, UL_COPY_I_FLAGS);
+}
+
+/*
+ * The protection flags an upper object carries in
+ * trusted.overlay.protattr ("a" append-only, "i" immutable; overlayfs's
+ * format). Called with the mounter's credentials.
+ */
+static unsigned int ul_read_protattr(struct ul_fs *ufs, struct dentry *upper)
+{
+	unsigned int prot = 0;
+	char buf[4];
+	ssize_t len, i;
+
+	len = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_PROTATTR,
+			   buf, sizeof(buf));
+	for (i = 0; i < len; i++) {
+		if (buf[i] == 'a')
+			prot |= S_APPEND;
+		else if (buf[i] == 'i')
+			prot |= S_IMMUTABLE;
+	}
+	return prot;
 }
 
 /**
- * ul_new_inode - a union inode for one name
+ * ul_write_protattr - record protection flags on an upper object
+ * @ufs: the union
+ * @upper: the upper (or work) object
+ * @prot: S_APPEND and S_IMMUTABLE bits; 0 removes the record
+ *
+ * The upper inode itself never carries the flags: an append-only or
+ * immutable object could not be renamed into place by a recipe or
+ * copy-up, nor removed from the work dir. The union enforces them.
+ * Called with the mounter's credentials.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
+		      unsigned int prot)
+{
+	char buf[2];
+	int len = 0, err;
+
+	if (prot & S_APPEND)
+		buf[len++] = 'a';
+	if (prot & S_IMMUTABLE)
+		buf[len++] = 'i';
+	if (len)
+		return ul_do_setxattr(ufs, upper, UL_XATTR_PROTATTR, buf, len,
+				      0);
+	err = ul_do_removexattr(ufs, upper, UL_XATTR_PROTATTR);
+	return err == -ENODATA ? 0 : err;
+}
+
+static int ul_inode_test(struct inode *inode, void *key)
+{
+	return UL_I(inode)->key == key;
+}
+
+static int ul_inode_set(struct inode *inode, void *key)
+{
+	UL_I(inode)->key = key;
+	return 0;
+}
+
+/*
+ * Hash a union inode on the real inode of its new upper object, after a
+ * copy-up (until then it was hashed on the lower inode, or not at all).
+ */
+void ul_rehash_inode(struct inode *inode)
+{
+	struct ul_inode *ui = UL_I(inode);
+	struct inode *key = d_inode(ul_upper(ui));
+
+	remove_inode_hash(inode);
+	ui->key = key;
+	__insert_inode_hash(inode, (unsigned long)key);
+}
+
+/**
+ * ul_get_inode - the union inode of a real object
  * @sb: the union super block
  * @upper: upper object or NULL; the reference is taken over
  * @lower: visible lower object or NULL; the reference is taken over
- * @flags: UL_LOWER_NAME, UL_OPAQUE bits
+ * @opaque: @upper is an opaque directory
  *
- * Union inodes are not hashed: each positive union dentry has its own.
+ * One union inode per real object: the inode is looked up by the topmost
+ * real inode and made only when there is none yet (the references are
+ * then dropped: the existing inode holds its own). A lower-only file with
+ * several links gets a new, unhashed inode per name, since copy-up gives
+ * each name its own upper object.
  *
- * Return: the inode or ERR_PTR(-ENOMEM) (the references are dropped).
+ * Return: the inode (a reference) or an ERR_PTR (the references are
+ * dropped).
  */
-struct inode *ul_new_inode(struct super_block *sb, struct dentry *upper,
-			   struct dentry *lower, unsigned long flags)
+struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
+			   struct dentry *lower, bool opaque)
 {
 	struct dentry *real = upper ? upper : lower;
-	struct inode *realinode;
+	struct inode *realinode, *inode;
 	struct ul_inode *ui;
-	struct inode *inode;
+	bool hashed;
 	umode_t mode;
 
-	if (WARN_ON(!real))
+	if (WARN_ON(!real)) {
+		dput(lower);
 		return ERR_PTR(-EIO);
-	inode = new_inode(sb);
+	}
+	realinode = d_inode(real);
+	hashed = upper || d_is_dir(lower) || realinode->i_nlink == 1;
+	if (hashed) {
+		inode = iget5_locked(sb, (unsigned long)realinode,
+				     ul_inode_test, ul_inode_set, realinode);
+	} else {
+		inode = new_inode(sb);
+		if (inode)
+			UL_I(inode)->key = realinode;
+	}
 	if (!inode) {
 		dput(upper);
 		dput(lower);
 		return ERR_PTR(-ENOMEM);
 	}
-	realinode = d_inode(real);
+	if (hashed && !(inode->i_state & I_NEW)) {
+		dput(upper);
+		dput(lower);
+		return inode;
+	}
+
 	ui = UL_I(inode);
 	ui->__upper = upper;
 	ui->lower = lower;
-	ui->flags = flags;
+	ui->flags = opaque ? BIT(UL_OPAQUE) : 0;
+	if (upper) {
+		const struct cred *old_cred = ul_override_creds(sb);
+
+		ui->prot = ul_read_protattr(UL_FS(sb), upper);
+		revert_creds(old_cred);
+	}
 	inode->i_ino = realinode->i_ino;
 	mode = realinode->i_mode;
 	inode->i_mode = mode;
+	inode->i_flags |= S_NOATIME | S_NOCMTIME;
+#ifdef CONFIG_FS_POSIX_ACL
+	/* the real inode's ACLs are asked for each time (ul_get_acl()) */
+	inode->i_acl = ACL_DONT_CACHE;
+	inode->i_default_acl = ACL_DONT_CACHE;
+#endif
 	switch (mode & S_IFMT) {
 	case S_IFDIR:
 		inode->i_op = &ul_dir_iops;
@@ -88,6 +210,8 @@ struct inode *ul_new_inode(struct super_block *sb, struct dentry *upper,
 		break;
 	}
 	ul_copyattr(inode);
+	if (hashed)
+		unlock_new_inode(inode);
 	return inode;
 }
 
@@ -314,17 +438,20 @@ static int ul_other_xattr_get(const struct xattr_handler *handler,
 	ssize_t res;
 
 	old_cred = ul_override_creds(inode->i_sb);
-	res = vfs_getxattr(ul_real_userns(ufs, ui), ul_real(ui), name, buffer,
-			   size);
+	res = vfs_getxattr(ul_real_userns(ufs, ui), ul_real(ui),
+			   xattr_full_name(handler, name), buffer, size);
 	revert_creds(old_cred);
 	return res;
 }
 
-static int ul_other_xattr_set(const struct xattr_handler *handler,
-			      struct user_namespace *mnt_userns,
-			      struct dentry *dentry, struct inode *inode,
-			      const char *name, const void *value,
-			      size_t size, int flags)
+/*
+ * Set or remove an xattr of the object behind union @dentry: copy-up, then
+ * the change with the mounter's credentials. The caller has checked the
+ * caller's right to make it.
+ */
+static int ul_xattr_set(struct dentry *dentry, struct inode *inode,
+			const char *name, const void *value, size_t size,
+			int flags)
 {
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
 	const struct cred *old_cred;
@@ -350,10 +477,200 @@ out_drop_write:
 	return err;
 }
 
+static int ul_other_xattr_set(const struct xattr_handler *handler,
+			      struct user_namespace *mnt_userns,
+			      struct dentry *dentry, struct inode *inode,
+			      const char *name, const void *value,
+			      size_t size, int flags)
+{
+	return ul_xattr_set(dentry, inode, name, value, size, flags);
+}
+
+/**
+ * ul_get_acl - ->get_acl(): the ACL of the topmost real object
+ * @inode: the union inode
+ * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
+ * @rcu: called under RCU: only a cached ACL may be given
+ *
+ * Union inodes cache no ACL (ACL_DONT_CACHE): the VFS asks here each time
+ * it checks the caller's permission on the union inode.
+ *
+ * Return: the ACL, NULL when there is none, or an ERR_PTR.
+ */
+struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu)
+{
+	struct inode *real = ul_real_inode(inode);
+	const struct cred *old_cred;
+	struct posix_acl *acl;
+
+	if (!real)
+		return rcu ? ERR_PTR(-ECHILD) : NULL;
+	if (!IS_POSIXACL(real))
+		return NULL;
+	if (rcu)
+		return get_cached_acl_rcu(real, type);
+	old_cred = ul_override_creds(inode->i_sb);
+	acl = get_acl(real, type);
+	revert_creds(old_cred);
+	return acl;
+}
+
+/*
+ * system.posix_acl_access and _default: the caller is checked here, on
+ * the union inode and with the caller's credentials, as set_posix_acl()
+ * checks it on a real inode; the upper filesystem's own check then runs
+ * as the mounter and would pass for anyone.
+ */
+static int ul_acl_xattr_set(const struct xattr_handler *handler,
+			    struct user_namespace *mnt_userns,
+			    struct dentry *dentry, struct inode *inode,
+			    const char *name, const void *value,
+			    size_t size, int flags)
+{
+	struct ul_fs *ufs = UL_FS(inode->i_sb);
+	struct posix_acl *acl = NULL;
+	int type = handler->flags;
+	int err;
+
+	if (!IS_POSIXACL(d_inode(ufs->upper_mnt->mnt_root)))
+		return -EOPNOTSUPP;
+	if (value) {
+		acl = posix_acl_from_xattr(&init_user_ns, value, size);
+		if (IS_ERR(acl))
+			return PTR_ERR(acl);
+	}
+	err = acl ? -EACCES : 0;
+	if (type == ACL_TYPE_DEFAULT && !S_ISDIR(inode->i_mode))
+		goto out_release;
+	err = -EPERM;
+	if (!inode_owner_or_capable(&init_user_ns, inode))
+		goto out_release;
+	err = acl ? posix_acl_valid(&init_user_ns, acl) : 0;
+	if (err)
+		goto out_release;
+
+	/*
+	 * A new access ACL drops S_ISGID when the caller is not in the
+	 * file's group (posix_acl_update_mode()); the upper filesystem,
+	 * running as the mounter, would keep it.
+	 */
+	if (type == ACL_TYPE_ACCESS && (inode->i_mode & S_ISGID) &&
+	    !in_group_p(inode->i_gid) &&
+	    !capable_wrt_inode_uidgid(&init_user_ns, inode, CAP_FSETID)) {
+		struct iattr attr = { .ia_valid = ATTR_KILL_SGID };
+
+		err = ul_setattr(&init_user_ns, dentry, &attr);
+		if (err)
+			goto out_release;
+	}
+	err = ul_xattr_set(dentry, inode, handler->name, value, size, flags);
+out_release:
+	posix_acl_release(acl);
+	return err;
+}
+
+/**
+ * ul_fileattr_get - ->fileattr_get(): the topmost object's inode flags
+ * @dentry: the union dentry
+ * @fa: filled in
+ *
+ * An upper object's append-only and immutable flags are the union's own
+ * (ul_write_protattr()).
+ *
+ * Return: 0 or a negative errno from vfs_fileattr_get().
+ */
+int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa)
+{
+	struct inode *inode = d_inode(dentry);
+	const struct cred *old_cred;
+	int err;
+
+	old_cred = ul_override_creds(dentry->d_sb);
+	err = vfs_fileattr_get(ul_real(UL_E(dentry)), fa);
+	revert_creds(old_cred);
+	if (err || !ul_dentry_upper(dentry))
+		return err;
+	fa->flags &= ~(FS_APPEND_FL | FS_IMMUTABLE_FL);
+	fa->fsx_xflags &= ~(FS_XFLAG_APPEND | FS_XFLAG_IMMUTABLE);
+	if (IS_APPEND(inode)) {
+		fa->flags |= FS_APPEND_FL;
+		fa->fsx_xflags |= FS_XFLAG_APPEND;
+	}
+	if (IS_IMMUTABLE(inode)) {
+		fa->flags |= FS_IMMUTABLE_FL;
+		fa->fsx_xflags |= FS_XFLAG_IMMUTABLE;
+	}
+	return 0;
+}
+
+/**
+ * ul_fileattr_set - ->fileattr_set(): copy up, then set the flags
+ * @mnt_userns: idmapping of the union mount
+ * @dentry: the union dentry; its inode is locked by the VFS, which has
+ *	checked the caller (owner, CAP_LINUX_IMMUTABLE) on the union inode
+ * @fa: the new flags
+ *
+ * Append-only and immutable go to trusted.overlay.protattr and the union
+ * inode; the other flags to the upper inode.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
+		    struct fileattr *fa)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct inode *inode = d_inode(dentry);
+	struct ul_inode *ui = UL_I(inode);
+	const struct cred *old_cred;
+	unsigned int prot = 0;
+	struct dentry *upper;
+	int err;
+
+	if (fa->flags & FS_APPEND_FL)
+		prot |= S_APPEND;
+	if (fa->flags & FS_IMMUTABLE_FL)
+		prot |= S_IMMUTABLE;
+	err = ul_want_write(dentry->d_sb);
+	if (err)
+		return err;
+	err = ul_copy_up(dentry);
+	if (err)
+		goto out_drop_write;
+	upper = ul_dentry_upper(dentry);
+
+	fa->flags &= ~(FS_APPEND_FL | FS_IMMUTABLE_FL);
+	fa->fsx_xflags &= ~(FS_XFLAG_APPEND | FS_XFLAG_IMMUTABLE);
+	old_cred = ul_override_creds(dentry->d_sb);
+	err = vfs_fileattr_set(ul_upper_userns(ufs), upper, fa);
+	if (!err && prot != ui->prot)
+		err = ul_write_protattr(ufs, upper, prot);
+	revert_creds(old_cred);
+	if (!err)
+		WRITE_ONCE(ui->prot, prot);
+	ul_copyattr(inode);
+out_drop_write:
+	ul_drop_write(dentry->d_sb);
+	return err;
+}
+
 static const struct xattr_handler ul_private_xattr_handler = {
 	.prefix	= UL_XATTR_PREFIX,
 	.get	= ul_private_xattr_get,
 	.set	= ul_private_xattr_set,
+};
+
+static const struct xattr_handler ul_acl_access_xattr_handler = {
+	.name	= XATTR_NAME_POSIX_ACL_ACCESS,
+	.flags	= ACL_TYPE_ACCESS,
+	.get	= ul_other_xattr_get,
+	.set	= ul_acl_xattr_set,
+};
+
+static const struct xattr_handler ul_acl_default_xattr_handler = {
+	.name	= XATTR_NAME_POSIX_ACL_DEFAULT,
+	.flags	= ACL_TYPE_DEFAULT,
+	.get	= ul_other_xattr_get,
+	.set	= ul_acl_xattr_set,
 };
 
 static const struct xattr_handler ul_other_xattr_handler = {
@@ -364,6 +681,8 @@ static const struct xattr_handler ul_other_xattr_handler = {
 
 const struct xattr_handler *ul_xattr_handlers[] = {
 	&ul_private_xattr_handler,
+	&ul_acl_access_xattr_handler,
+	&ul_acl_default_xattr_handler,
 	&ul_other_xattr_handler,
 	NULL
 };
@@ -387,6 +706,9 @@ const struct inode_operations ul_file_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
+	.get_acl	= ul_get_acl,
+	.fileattr_get	= ul_fileattr_get,
+	.fileattr_set	= ul_fileattr_set,
 };
 
 const struct inode_operations ul_symlink_iops = {
@@ -395,4 +717,5 @@ const struct inode_operations ul_symlink_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
+	.get_acl	= ul_get_acl,
 };

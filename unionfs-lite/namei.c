@@ -82,9 +82,8 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	struct dentry *lowerdir = pui->lower;
 	struct dentry *upper = NULL, *lower = NULL;
 	const struct cred *old_cred;
-	unsigned long uflags = 0;
 	struct inode *inode = NULL;
-	int opaque, err = 0;
+	int opaque = 0, err = 0;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
@@ -103,9 +102,8 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		err = PTR_ERR(lower);
 		if (IS_ERR(lower))
 			goto out_dput_upper;
-		if (lower)
-			uflags |= BIT(UL_LOWER_NAME);
 	}
+	ul_set_lower_name(dentry, lower);
 
 	ul_set_whiteout_seen(dentry, ul_is_whiteout(upper));
 	if (ul_is_whiteout(upper)) {
@@ -119,8 +117,6 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		err = opaque;
 		if (opaque < 0)
 			goto out_dput_lower;
-		if (opaque)
-			uflags |= BIT(UL_OPAQUE);
 		if (lower && (opaque || !d_is_dir(lower))) {
 			dput(lower);
 			lower = NULL;
@@ -133,7 +129,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	revert_creds(old_cred);
 
 	if (upper || lower) {
-		inode = ul_new_inode(dentry->d_sb, upper, lower, uflags);
+		inode = ul_get_inode(dentry->d_sb, upper, lower, opaque);
 		if (IS_ERR(inode))
 			return ERR_CAST(inode);
 	}

@@ -7,14 +7,23 @@
 
 #include "unionlite.h"
 
+struct fileattr;
 struct kstat;
+struct posix_acl;
 
-/* What to create: a new object, or a hard link to @hardlink. */
+/*
+ * What to create: a new object, or a hard link to @hardlink. An object
+ * made in the work dir gets @uid, @gid, @mode and the ACLs given here.
+ */
 struct ul_cattr {
 	umode_t mode;
 	dev_t rdev;
 	const char *link;
 	struct dentry *hardlink;
+	kuid_t uid;
+	kgid_t gid;
+	struct posix_acl *acl;
+	struct posix_acl *default_acl;
 };
 
 /* upper.c: the only code that changes the upper layer and the work dir */
@@ -68,9 +77,16 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 int ul_check_opaque(struct ul_fs *ufs, struct dentry *upper);
 
 /* inode.c */
-struct inode *ul_new_inode(struct super_block *sb, struct dentry *upper,
-			   struct dentry *lower, unsigned long flags);
+struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
+			   struct dentry *lower, bool opaque);
+void ul_rehash_inode(struct inode *inode);
 void ul_copyattr(struct inode *inode);
+int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
+		      unsigned int prot);
+struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu);
+int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa);
+int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
+		    struct fileattr *fa);
 int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 		  int mask);
 int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,

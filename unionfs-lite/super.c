@@ -67,7 +67,9 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 		return NULL;
 	ui->__upper = NULL;
 	ui->lower = NULL;
+	ui->key = NULL;
 	ui->flags = 0;
+	ui->prot = 0;
 	ui->version = 0;
 	return &ui->vfs_inode;
 }
@@ -520,12 +522,14 @@ static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = UL_SUPER_MAGIC;
 	sb->s_op = &ul_super_ops;
 	sb->s_xattr = ul_xattr_handlers;
+	/* the caller is checked against the real objects' ACLs (ul_get_acl()) */
+	if (IS_ENABLED(CONFIG_FS_POSIX_ACL))
+		sb->s_flags |= SB_POSIXACL;
 	sb->s_maxbytes = upper.mnt->mnt_sb->s_maxbytes;
 	sb->s_time_gran = 1;
 
-	root = ul_new_inode(sb, dget(ufs->upper_mnt->mnt_root),
-			    dget(ufs->lower_mnt->mnt_root),
-			    BIT(UL_LOWER_NAME));
+	root = ul_get_inode(sb, dget(ufs->upper_mnt->mnt_root),
+			    dget(ufs->lower_mnt->mnt_root), false);
 	err = PTR_ERR(root);
 	if (IS_ERR(root))
 		goto out_put_work;

@@ -19,6 +19,7 @@
 #define UL_SUPER_MAGIC		0x756e6c74	/* "unlt" */
 #define UL_XATTR_PREFIX		"trusted.overlay."
 #define UL_XATTR_OPAQUE		UL_XATTR_PREFIX "opaque"
+#define UL_XATTR_PROTATTR	UL_XATTR_PREFIX "protattr"
 #define UL_WORK_NAME		"work"
 
 /**
@@ -72,10 +73,6 @@ struct ul_fs {
 
 /* Bits of ul_inode->flags */
 enum {
-	/* The lower parent directory holds this name (visible or hidden):
-	 * removing or renaming the union object needs a whiteout.
-	 */
-	UL_LOWER_NAME,
 	/* The upper directory is opaque (trusted.overlay.opaque = y). */
 	UL_OPAQUE,
 };
@@ -86,19 +83,29 @@ enum {
  *	with a release store, under @lock; read with ul_upper().
  * @lower: the visible lower object: for a lower-only object or a merged
  *	directory; NULL when there is none or it is hidden
- * @flags: UL_LOWER_NAME, UL_OPAQUE
+ * @key: the real inode this union inode is hashed on (the topmost one);
+ *	compared, never dereferenced, by the inode hash lookup
+ * @flags: UL_OPAQUE
+ * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
+ *	inode does not carry (they are in trusted.overlay.protattr)
  * @lock: serializes copy-up of this object
  * @version: directories: bumped under the union i_rwsem each time a name
  *	in this directory changes; readdir caches compare it
  * @vfs_inode: the VFS inode
  *
- * Each union dentry gets its own union inode (they are never hashed or
- * shared), so the state here is the state of one name in the union.
+ * There is one union inode per real object: union inodes are hashed on
+ * the topmost real inode (ul_get_inode()), so hard links share one and a
+ * change made through one name is seen through all of them. The one
+ * exception is a lower-only file with several links: copy-up breaks the
+ * link (each name gets its own upper copy), so each name has its own
+ * union inode until then.
  */
 struct ul_inode {
 	struct dentry *__upper;
 	struct dentry *lower;
+	struct inode *key;
 	unsigned long flags;
+	unsigned int prot;
 	struct mutex lock;	/* copy-up of this object */
 	u64 version;
 	struct inode vfs_inode;
@@ -173,26 +180,52 @@ static inline struct user_namespace *ul_lower_userns(const struct ul_fs *ufs)
 }
 
 /*
- * The d_fsdata of a negative union dentry whose upper name was last seen
- * holding a whiteout (by lookup, or made by an unlink or rmdir): a create
- * there starts with recipe 2. Only a hint: every recipe looks the upper
- * name up again under its locks.
+ * Bits of a union dentry's d_fsdata: what is known of its name (not of
+ * its object, which hard links share).
+ *
+ * UL_D_LOWER_NAME: the lower parent directory holds this name (visible or
+ * hidden); removing or renaming the union object needs a whiteout.
+ * UL_D_WHITEOUT_SEEN: a negative union dentry whose upper name was last
+ * seen holding a whiteout (by lookup, or made by an unlink or rmdir): a
+ * create there starts with recipe 2. Only a hint: every recipe looks the
+ * upper name up again under its locks.
  */
-#define UL_WHITEOUT_SEEN	((void *)1UL)
+#define UL_D_LOWER_NAME		1UL
+#define UL_D_WHITEOUT_SEEN	2UL
+
+static inline void ul_set_dentry_flag(struct dentry *dentry,
+				      unsigned long flag, bool on)
+{
+	unsigned long flags = (unsigned long)READ_ONCE(dentry->d_fsdata);
+
+	flags = on ? flags | flag : flags & ~flag;
+	WRITE_ONCE(dentry->d_fsdata, (void *)flags);
+}
+
+static inline bool ul_dentry_flag(const struct dentry *dentry,
+				  unsigned long flag)
+{
+	return (unsigned long)READ_ONCE(dentry->d_fsdata) & flag;
+}
 
 static inline void ul_set_whiteout_seen(struct dentry *dentry, bool seen)
 {
-	WRITE_ONCE(dentry->d_fsdata, seen ? UL_WHITEOUT_SEEN : NULL);
+	ul_set_dentry_flag(dentry, UL_D_WHITEOUT_SEEN, seen);
 }
 
 static inline bool ul_whiteout_seen(const struct dentry *dentry)
 {
-	return READ_ONCE(dentry->d_fsdata) == UL_WHITEOUT_SEEN;
+	return ul_dentry_flag(dentry, UL_D_WHITEOUT_SEEN);
+}
+
+static inline void ul_set_lower_name(struct dentry *dentry, bool lower)
+{
+	ul_set_dentry_flag(dentry, UL_D_LOWER_NAME, lower);
 }
 
 static inline bool ul_has_lower_name(const struct dentry *dentry)
 {
-	return test_bit(UL_LOWER_NAME, &UL_E(dentry)->flags);
+	return ul_dentry_flag(dentry, UL_D_LOWER_NAME);
 }
 
 /* A whiteout: a character device 0/0 (d_is_whiteout() is never set in 6.1). */

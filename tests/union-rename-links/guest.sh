@@ -1,12 +1,11 @@
 # rename(P, Q), with or without RENAME_EXCHANGE, where P and Q are hard
 # links of one file (upper-only).
-# rename(2) does nothing then; the VFS knows it only when both names have
-# one inode, and each union name has its own union inode. unionlite
-# refuses it with EXDEV (docs/unionlite.md, "Non-standard behavior"):
-# both names stay, and the union and the upper layer agree afterwards.
-# Before, the union moved P's dentry onto Q while the upper kept both,
-# and the unlink of Q then removed upper/P: the union showed nothing
-# (a stale negative Q) over an upper still holding Q.
+# rename(2) does nothing then: both names have one union inode (one per
+# real object), so the VFS sees the same inode and returns 0 without
+# calling the union. Both names stay, and the union and the upper layer
+# agree afterwards. Before the union inodes were shared, each name had
+# its own, and the union moved P's dentry onto Q while the upper kept
+# both; the unlink of Q then removed upper/P.
 . /tests/union-lib/union.sh
 ul_start trace=1 || exit 1
 rc=0
