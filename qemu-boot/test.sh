@@ -105,5 +105,6 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 	done
 done
 [ -n "$failures" ] && echo "failed:$failures"
-echo "$passed passed, $failed failed ($((SECONDS - start)) s, $jobs at a time)"
+echo "test phase: $((SECONDS - start)) s, $jobs at a time"
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
