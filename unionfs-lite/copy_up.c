@@ -32,10 +32,21 @@ static bool ul_copy_xattr_wanted(const char *name)
 	       !strcmp(name, XATTR_NAME_POSIX_ACL_DEFAULT);
 }
 
-static int ul_copy_xattrs(struct ul_fs *ufs, struct dentry *lower,
-			  struct dentry *temp)
+/**
+ * ul_copy_xattrs - give a work object the xattrs of another object
+ * @ufs: the union
+ * @userns: the idmapping of @from's layer
+ * @from: the object whose user.*, security.* and ACL xattrs are copied
+ * @temp: the object in the work dir that takes them
+ *
+ * Called with the mounter's credentials.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
+		   struct dentry *from, struct dentry *temp)
 {
-	struct user_namespace *userns = ul_lower_userns(ufs);
+	struct dentry *lower = from;
 	char *list = NULL, *name, *value = NULL;
 	ssize_t len, vlen;
 	size_t vsize = 0;
@@ -213,7 +224,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 		if (err)
 			goto out_cleanup;
 	}
-	err = ul_copy_xattrs(ufs, ui->lower, temp);
+	err = ul_copy_xattrs(ufs, ul_lower_userns(ufs), ui->lower, temp);
 	if (err)
 		goto out_cleanup;
 	err = ul_copy_attrs(ufs, temp, &stat);

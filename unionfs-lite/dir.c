@@ -222,6 +222,26 @@ static struct dentry *ul_lookup_checked(struct ul_fs *ufs,
 	return ERR_PTR(err);
 }
 
+/*
+ * Does the upper name of union @dentry still hold its upper object?
+ * Checked under the upper parent's lock, which is then dropped: for a
+ * recipe that changes another name first.
+ */
+static int ul_check_name(struct ul_fs *ufs, struct dentry *dentry)
+{
+	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
+	struct dentry *found;
+
+	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
+	found = ul_lookup_checked(ufs, upperdir, dentry,
+				  ul_dentry_upper(dentry));
+	inode_unlock(d_inode(upperdir));
+	if (IS_ERR(found))
+		return PTR_ERR(found);
+	dput(found);
+	return 0;
+}
+
 static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
 {
 	return ul_do_setxattr(ufs, dir, UL_XATTR_OPAQUE, "y", 1, 0);
@@ -284,7 +304,8 @@ static int ul_set_acl(struct ul_fs *ufs, struct dentry *dentry,
 /*
  * An object made in the work dir gets there the owner, mode and ACLs it
  * would have got in its union directory (@attr), since the work dir's own
- * group, setgid bit and default ACL must not count.
+ * group, setgid bit and default ACL must not count; with @attr->like, the
+ * xattrs and times of the object it stands in for.
  */
 static int ul_set_new_attrs(struct ul_fs *ufs, struct dentry *made,
 			    const struct ul_cattr *attr)
@@ -299,8 +320,17 @@ static int ul_set_new_attrs(struct ul_fs *ufs, struct dentry *made,
 	if (!err && attr->acl)
 		err = ul_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_ACCESS,
 				 attr->acl);
+	if (!err && attr->like)
+		err = ul_copy_xattrs(ufs, ul_upper_userns(ufs), attr->like,
+				     made);
 	if (err)
 		return err;
+	if (attr->like) {
+		ia.ia_valid |= ATTR_ATIME | ATTR_MTIME | ATTR_ATIME_SET |
+			       ATTR_MTIME_SET;
+		ia.ia_atime = d_inode(attr->like)->i_atime;
+		ia.ia_mtime = d_inode(attr->like)->i_mtime;
+	}
 	if (!uid_eq(inode->i_uid, attr->uid) ||
 	    !gid_eq(inode->i_gid, attr->gid)) {
 		ia.ia_valid |= ATTR_UID | ATTR_GID;
@@ -858,10 +888,15 @@ static int ul_rename_naive(struct ul_rename_ctx *rc)
 }
 
 /*
- * Recipe 3, rename(P, Q) where P needs a whiteout and upper/Q is negative:
+ * Recipe 3, rename(P, Q) where P needs a whiteout and Q is negative in
+ * the union (no layer shows it):
  *   create-whiteout(upper/Q); exchange(upper/P, upper/Q).
  * When upper/Q is a whiteout already, the first step is done. Needs
- * RENAME_EXCHANGE only, not RENAME_WHITEOUT.
+ * RENAME_EXCHANGE only, not RENAME_WHITEOUT. Only for a Q negative in the
+ * union: over a Q that only the lower layer has, the first step would
+ * hide lower Q, and a crash before the second would leave P unmoved and
+ * Q gone; that Q goes to recipe 5 (as the cover letter says: a Q that
+ * exists needs a new flag).
  */
 static int ul_rename_whiteout_exchange(struct ul_rename_ctx *rc)
 {
@@ -907,7 +942,8 @@ static bool ul_can_rename_whiteout(struct ul_fs *ufs)
 }
 
 /*
- * Recipe 5, rename(P, Q) where P needs a whiteout and upper/Q exists:
+ * Recipe 5, rename(P, Q) where P needs a whiteout and Q exists in the
+ * union (upper/Q an object, or negative over a lower Q):
  *   rename(upper/P, upper/Q, RENAME_WHITEOUT).
  * The caller has checked ul_can_rename_whiteout(); without it, EXDEV.
  */
@@ -943,10 +979,14 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 		err = ul_remove_whiteouts(ufs, target);
 		temp = err ? ERR_PTR(err) : dget(target);
 	} else {
-		/* the new Q has the old Q's owner and mode (setgid too) */
+		/*
+		 * The new Q is the old Q but for its whiteouts: owner, mode
+		 * (setgid too), xattrs and ACLs, times.
+		 */
 		attr.mode = d_inode(target)->i_mode;
 		attr.uid = d_inode(target)->i_uid;
 		attr.gid = d_inode(target)->i_gid;
+		attr.like = target;
 		temp = ul_put_in_place(ufs, upperdir, target, &attr,
 				       RENAME_EXCHANGE);
 		if (!IS_ERR(temp))
@@ -1034,15 +1074,16 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 				   rc.newupper, RENAME_EXCHANGE);
 	else if (READ_ONCE(ul_naive) && (p_lower || q_wh))
 		err = ul_rename_naive(&rc);
-	else if (p_lower && (q_neg || q_wh))
+	else if (p_lower && (q_wh || (q_neg && d_really_is_negative(new))))
 		err = ul_rename_whiteout_exchange(&rc);
 	else if (q_wh)
 		err = ul_rename_over_whiteout(&rc);
+	else if (p_lower)
+		/* Q exists in the union, in upper or only in lower */
+		err = ul_rename_whiteout_flag(&rc);
 	else if (q_neg)
 		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
 				   rc.newupper, flags & RENAME_NOREPLACE);
-	else if (p_lower)
-		err = ul_rename_whiteout_flag(&rc);
 	else
 		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
 				   rc.newupper, 0);
@@ -1083,8 +1124,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 		if (err)
 			return err;
 	}
-	if (replaced && p_lower && ul_dentry_upper(new) &&
-	    !ul_can_rename_whiteout(UL_FS(sb)))
+	if (replaced && p_lower && !ul_can_rename_whiteout(UL_FS(sb)))
 		return -EXDEV;
 
 	err = ul_want_write(sb);
@@ -1104,6 +1144,10 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	if (new_pos)
 		expect = ul_dentry_upper(new);
 	if (replaced && d_is_dir(new) && ul_dentry_lower(new) && expect) {
+		/* recipe 4 changes upper/Q first: a stale P must stop it */
+		err = ul_check_name(UL_FS(sb), old);
+		if (err)
+			goto out_revert;
 		emptied = ul_rename_over_whiteouts_dir(UL_FS(sb), new);
 		err = PTR_ERR(emptied);
 		if (IS_ERR(emptied))

@@ -109,9 +109,13 @@ static int ul_inode_set(struct inode *inode, void *key)
 	return 0;
 }
 
-/*
- * Hash a union inode on the real inode of its new upper object, after a
- * copy-up (until then it was hashed on the lower inode, or not at all).
+/**
+ * ul_rehash_inode - hash a union inode on its new upper inode
+ * @inode: the union inode of an object just copied up
+ *
+ * Until the copy-up it was hashed on the lower inode, or not at all (a
+ * lower file with several links); from now on the upper inode is the
+ * topmost one, which ul_get_inode() looks it up by.
  */
 void ul_rehash_inode(struct inode *inode)
 {

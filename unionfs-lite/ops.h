@@ -13,7 +13,8 @@ struct posix_acl;
 
 /*
  * What to create: a new object, or a hard link to @hardlink. An object
- * made in the work dir gets @uid, @gid, @mode and the ACLs given here.
+ * made in the work dir gets @uid, @gid, @mode and the ACLs given here,
+ * and with @like the xattrs and times of that upper object.
  */
 struct ul_cattr {
 	umode_t mode;
@@ -24,6 +25,7 @@ struct ul_cattr {
 	kgid_t gid;
 	struct posix_acl *acl;
 	struct posix_acl *default_acl;
+	struct dentry *like;
 };
 
 /* upper.c: the only code that changes the upper layer and the work dir */
@@ -108,6 +110,8 @@ int ul_check_empty(struct dentry *dentry);
 
 /* copy_up.c */
 int ul_copy_up(struct dentry *dentry);
+int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
+		   struct dentry *from, struct dentry *temp);
 
 /* file.c */
 extern const struct file_operations ul_file_fops;

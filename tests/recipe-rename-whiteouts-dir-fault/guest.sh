@@ -7,9 +7,17 @@
 # the upper layer just after the failure; the same rename done again on
 # the same mount; the work dir after umount; a remount shows the same
 # view. Both recipe 4 alone (P upper-only) and with recipe 5 (P needs a
-# whiteout), on ext4 and ext2.
+# whiteout), on ext4 and ext2. Q has an owner, a setgid mode, an xattr
+# and a time of its own: the directory the exchange puts in its place
+# must show the same (that is all a crash between the exchange and the
+# last step would leave).
 . /tests/union-lib/recipes.sh
 ul_start trace=1 || exit 1
+# q_attrs: what the union shows of Q but its entries
+q_attrs() {
+	echo "Q: $(stat -c '%A %u:%g mtime=%Y' $UL_MNT/Q)" \
+		"user.q=$(cd $UL_MNT && getfattr --only-values -n user.q Q 2>&1)"
+}
 F=/sys/module/unionlite/parameters/fail_rename
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
@@ -17,10 +25,15 @@ for base in $UL_EXT4 $UL_EXT2; do
 		echo "### $s on $(ul_fstype $base), rename step 2 failing"
 		ul_layers $base
 		rc_setup $s $base/lower $base/upper
+		chown 1000:100 $base/upper/Q
+		chmod 2775 $base/upper/Q
+		setfattr -n user.q -v v $base/upper/Q
+		ul-union-sys utime $base/upper/Q 1000000000 >/dev/null
 		echo "## upper before"
 		ul_tree $base/upper
 		ul_mount $base || { rc=1; continue; }
 		cd $UL_MNT
+		q_attrs
 		dmesg -c >/dev/null
 		echo 2 >$F
 		echo "## rename P Q: $(ul-union-sys rename P Q)"
@@ -28,6 +41,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 		ul_trace_lines
 		echo "## union"
 		ul_tree $UL_MNT
+		q_attrs
 		echo "## upper after"
 		ul_tree $base/upper
 		echo "## rename P Q again: $(ul-union-sys rename P Q)"

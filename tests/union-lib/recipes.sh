@@ -39,6 +39,12 @@ rc_setup() {
 		mkdir $L/Q $U/Q; echo l >$L/Q/x; mknod $U/Q/x c 0 0 ;;
 	rename-existing)	# recipe 5: P lower-only, Q in upper over lower
 		echo l >$L/P; echo l >$L/Q; echo u >$U/Q ;;
+	rename-lower-q)	# recipe 5: P and Q lower-only (Q exists in the
+		# union, so recipe 3's first step would hide it)
+		echo lp >$L/P; echo lq >$L/Q ;;
+	rename-into-lower-dir)	# recipe 5: P lower-only, e/x lower-only in
+		# a lower-only directory (copied up first)
+		echo lp >$L/P; mkdir $L/e; echo lx >$L/e/x ;;
 	exchange)	# RENAME_EXCHANGE of two lower files
 		echo lp >$L/P; echo lq >$L/Q ;;
 	rename-lower-dir)	# a directory that exists in lower: EXDEV
@@ -59,6 +65,7 @@ rc_op() {
 	rename-noreplace|noreplace-*)	ul-union-sys rename -n P Q ;;
 	exchange)			ul-union-sys rename -x P Q ;;
 	rename-lower-dir)		ul-union-sys rename P Q ;;
+	rename-into-lower-dir)		ul-union-sys rename P e/x ;;
 	rename-*)			ul-union-sys rename P Q ;;
 	esac
 }
