@@ -39,7 +39,7 @@ crash-soak:
 	tail -4 build/logs/base/crash-soak.cuts; exit $$rc
 
 kernels:
-	@qemu-boot/prepare.sh base debug pristine
+	@qemu-boot/prepare.sh base debug pristine mutant
 
 shell:
 	@qemu-boot/shell.sh $(VARIANT)

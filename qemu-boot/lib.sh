@@ -11,9 +11,11 @@ UL_JOBS=${UL_JOBS:-$(nproc)}
 # base: fast kernel with the series; debug: the same with KASAN, lockdep
 # and friends; pristine: the base kernel running the ext2 module of the
 # 6.1 tree without the series (to show that the tests catch the series'
-# absence; fs/ext2 is all the series changes). Tests run on base and
-# debug unless their test.conf says otherwise.
-UL_VARIANTS="base debug pristine"
+# absence; fs/ext2 is all the series changes); mutant: the base kernel
+# running the series' ext2 with its exchange broken (modules.sh), to
+# show that the tests look at the disk. Tests run on base and debug
+# unless their test.conf says otherwise.
+UL_VARIANTS="base debug pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
 UL_PRISTINE=$UL_BUILD/linux-pristine
 
@@ -55,13 +57,12 @@ ul_ccache_stats() {
 		END { print h + 0, m + 0 }'
 }
 
-# ul_kernel VARIANT: the kernel a variant boots (pristine: base's).
+# ul_kernel VARIANT: the kernel a variant boots (pristine, mutant: base's).
 ul_kernel() {
-	if [ "$1" = pristine ]; then
-		echo base
-	else
-		echo "$1"
-	fi
+	case $1 in
+	pristine|mutant) echo base ;;
+	*) echo "$1" ;;
+	esac
 }
 
 # ul_kdir VARIANT: the O= build directory of the kernel a variant boots.

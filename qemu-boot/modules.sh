@@ -34,6 +34,23 @@ if [ "$variant" = pristine ]; then
 		cat "$out/build.log" >&2
 		ul_die "pristine fs/ext2 failed to build as a module"
 	}
+elif [ "$variant" = mutant ]; then
+	# The series' ext2 whose cross rename swaps nothing on disk: each
+	# entry is rewritten with its own inode (the directories' times
+	# still change), so only the dcache, which the VFS swaps itself,
+	# shows the exchange. The tests that look at the disk must fail.
+	ul_sync_dir "$UL_TREE/fs/ext2" "$out"
+	sed -i '/^static int ext2_cross_rename(/,/^}/ {
+		s/ext2_setent(&new, old\.inode);/ext2_setent(\&new, new.inode);/
+		s/ext2_setent(&old, new\.inode);/ext2_setent(\&old, old.inode);/
+	}' "$out/namei.c"
+	[ "$(sed -n '/^static int ext2_cross_rename(/,/^}/p' "$out/namei.c" |
+		grep -c 'ext2_setent(&new, new.inode);\|ext2_setent(&old, old.inode);')" = 2 ] ||
+		ul_die "the ext2 mutant's edit no longer applies to fs/ext2/namei.c"
+	ul_kmake -C "$kdir" M="$out" modules >"$out/build.log" 2>&1 || {
+		cat "$out/build.log" >&2
+		ul_die "the ext2 mutant failed to build as a module"
+	}
 else
 	mkdir -p "$out"
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||

@@ -34,8 +34,22 @@
  * ("parent") or not ("WRONG"). "inode-a" and "inode-b" give the link
  * count, after the call, of the inodes that were at p/a and at the target
  * before it ("-" if there was none), which shows replaced inodes losing
- * their links. Last come the link counts of both parents. No inode
+ * their links. Then come the link counts of both parents. No inode
  * numbers, sizes or times are printed.
+ *
+ * The VFS moves (or, for EXCHANGE, swaps) the dentries by itself, so what
+ * the names show through the dcache proves nothing about the disk. Each
+ * name is therefore also checked against its directory entry: "dino=ok"
+ * when the d_ino that readdir() gives for it equals lstat()'s st_ino,
+ * "dino=BAD" when not. Last, with every file of the case closed, the
+ * dentries and inodes are dropped (sync, then 2 into
+ * /proc/sys/vm/drop_caches) and each name is looked up again from the
+ * disk: "| disk:" then, per name, its type and its directory entry check,
+ * and for a directory where its ".." points.
+ *
+ *   ul-rename-matrix --keep DIR
+ *
+ * leaves every case in place (for e2fsck with the fixtures in it).
  *
  * Exit status: 0 when every case ran (whatever renameat2() returned),
  * 1 when a case could not be built, inspected or removed.
@@ -218,6 +232,31 @@ static void out_listing(const char *path)
 	out("]");
 }
 
+static int keep;
+
+/* d_ino of @name in directory @dir, 0 when readdir() does not list it */
+static ino_t dirent_ino(const char *dir, const char *name)
+{
+	struct dirent *de;
+	ino_t ino = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		die("opendir %s", dir);
+	while ((de = readdir(d)))
+		if (!strcmp(de->d_name, name))
+			ino = de->d_ino;
+	closedir(d);
+	return ino;
+}
+
+/* "dino=ok" when the entry of @path in @parent names lstat()'s inode */
+static void out_dino(const char *path, const char *parent, ino_t ino)
+{
+	out(" dino=%s", dirent_ino(parent, strrchr(path, '/') + 1) == ino ?
+	    "ok" : "BAD");
+}
+
 static ino_t ino_of(const char *path)
 {
 	struct stat st;
@@ -276,6 +315,41 @@ static void describe(const char *path, const char *parent)
 		out("other");
 		break;
 	}
+	out_dino(path, parent, st.st_ino);
+}
+
+/* The name @path (in @parent) as the disk has it, after drop_caches. */
+static void describe_disk(const char *path, const char *parent)
+{
+	char buf[256];
+	struct stat st;
+
+	out(" %s: ", path);
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			die("lstat %s", path);
+		out("absent");
+		return;
+	}
+	out("%s", S_ISDIR(st.st_mode) ? "dir" : S_ISREG(st.st_mode) ? "file" :
+	    S_ISLNK(st.st_mode) ? "symlink" : "other");
+	out_dino(path, parent, st.st_ino);
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(buf, sizeof(buf), "%s/..", path);
+		out(" ..=%s", ino_of(buf) == ino_of(parent) ? "parent" : "WRONG");
+	}
+}
+
+/* Write back, then drop every unused dentry and inode. */
+static void drop_caches(void)
+{
+	int fd;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0 || write(fd, "2", 1) != 1)
+		die("drop_caches");
+	close(fd);
 }
 
 /* Link count, now, of the inode @fd refers to ("-" if there was none). */
@@ -354,15 +428,20 @@ static void run_case(int nr, int diff, enum kind src, enum kind dst,
 	describe_inode("inode-b", fd_b);
 	describe_nlink("p");
 	describe_nlink("q");
-	puts(line);
 
 	if (fd_a >= 0)
 		close(fd_a);
 	if (fd_b >= 0)
 		close(fd_b);
+	drop_caches();
+	out(" | disk:");
+	describe_disk("p/a", "p");
+	describe_disk(b, bparent);
+	puts(line);
+
 	if (chdir(".."))
 		die("chdir ..");
-	if (nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS))
+	if (!keep && nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS))
 		die("remove %s", top);
 }
 
@@ -371,8 +450,13 @@ int main(int argc, char **argv)
 	int nr = 0, diff, src, dst;
 	unsigned int fl;
 
+	if (argc == 3 && !strcmp(argv[1], "--keep")) {
+		keep = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: ul-rename-matrix DIR\n");
+		fprintf(stderr, "usage: ul-rename-matrix [--keep] DIR\n");
 		return 2;
 	}
 	if (chdir(argv[1]))
