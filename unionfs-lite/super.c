@@ -89,6 +89,21 @@ static void ul_evict_inode(struct inode *inode)
 	dput(ui->lower);
 }
 
+/* syncfs() and sync() of the union reach the upper filesystem */
+static int ul_sync_fs(struct super_block *sb, int wait)
+{
+	struct super_block *upper_sb = UL_FS(sb)->upper_mnt->mnt_sb;
+	int err;
+
+	/* sync_filesystem() of the upper does both passes at once */
+	if (!wait)
+		return 0;
+	down_read(&upper_sb->s_umount);
+	err = sync_filesystem(upper_sb);
+	up_read(&upper_sb->s_umount);
+	return err;
+}
+
 static int ul_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
@@ -122,6 +137,7 @@ static const struct super_operations ul_super_ops = {
 	.free_inode	= ul_free_inode,
 	.evict_inode	= ul_evict_inode,
 	.drop_inode	= generic_delete_inode,
+	.sync_fs	= ul_sync_fs,
 	.statfs		= ul_statfs,
 	.show_options	= ul_show_options,
 };
@@ -449,6 +465,31 @@ static char *ul_dentry_path(struct dentry *dentry, const char *suffix)
 
 /* ---- super block setup ---- */
 
+/* Mark the directory @dentry as a layer in use; false when it is already. */
+static bool ul_inuse_trylock(struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	bool locked = false;
+
+	spin_lock(&inode->i_lock);
+	if (!(inode->i_state & I_OVL_INUSE)) {
+		inode->i_state |= I_OVL_INUSE;
+		locked = true;
+	}
+	spin_unlock(&inode->i_lock);
+	return locked;
+}
+
+static void ul_inuse_unlock(struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+
+	spin_lock(&inode->i_lock);
+	WARN_ON(!(inode->i_state & I_OVL_INUSE));
+	inode->i_state &= ~I_OVL_INUSE;
+	spin_unlock(&inode->i_lock);
+}
+
 static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 			   const struct path *lower, const struct path *upper,
 			   const struct path *work)
@@ -477,6 +518,18 @@ static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 	mnt->mnt_flags |= MNT_READONLY | MNT_NOATIME;
 	ufs->lower_mnt = mnt;
 
+	/*
+	 * One union per upper and work dir: two unions writing one upper
+	 * layer, or sharing one work dir (each empties it at mount), lose
+	 * data. overlayfs marks its layers the same way (and, without
+	 * index=on, only warns); the mark is shared, so neither mounts over
+	 * a layer the other is using.
+	 */
+	if (!ul_inuse_trylock(upper->dentry))
+		return ul_fail(fc, -EBUSY, "upperdir is in use by another mount");
+	ufs->upper_locked = true;
+	if (!ul_inuse_trylock(work->dentry))
+		return ul_fail(fc, -EBUSY, "workdir is in use by another mount");
 	ufs->workbase = dget(work->dentry);
 	ufs->upper_prefix = ul_dentry_path(upper->dentry, "");
 	ufs->work_prefix = ul_dentry_path(work->dentry, "/" UL_WORK_NAME);
@@ -553,7 +606,11 @@ static void ul_free_fs(struct ul_fs *ufs)
 	if (!ufs)
 		return;
 	dput(ufs->workdir);
+	if (ufs->workbase)
+		ul_inuse_unlock(ufs->workbase);
 	dput(ufs->workbase);
+	if (ufs->upper_locked)
+		ul_inuse_unlock(ufs->upper_mnt->mnt_root);
 	kern_unmount(ufs->upper_mnt);
 	kern_unmount(ufs->lower_mnt);
 	if (ufs->creator_cred)

@@ -50,6 +50,8 @@ struct ul_config {
  * @upper_prefix: dentry_path_raw() of the upper root, for trace lines
  * @work_prefix: dentry_path_raw() of @workdir, for trace lines
  * @tmp_counter: source of the temporary names #<hex> in @workdir
+ * @upper_locked: the upper dir carries this union's in-use mark (the
+ *	work dir's is released with @workbase)
  * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
  *	(probed at mount; the part 2 recipes choose by it)
  * @whiteout_lock: protects @whiteout
@@ -66,6 +68,7 @@ struct ul_fs {
 	char *upper_prefix;
 	char *work_prefix;
 	atomic_long_t tmp_counter;
+	bool upper_locked;
 	bool rename_whiteout;
 	spinlock_t whiteout_lock;	/* protects @whiteout */
 	struct dentry *whiteout;

@@ -16,7 +16,7 @@
  *     fallocate PATH OFFSET LEN   fcntl-append PATH TEXT
  *     fcntl-noappend PATH   getflags PATH   setflags PATH +a|-a|+i|-i
  *     setacl PATH access|default ACL|-   getacl PATH access|default
- *     removed-cwd DIR NAME
+ *     removed-cwd DIR NAME   syncfs PATH
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
  * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
@@ -691,6 +691,14 @@ static int do_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "readdir") && argc == 2)
 		return check_readdir(argv[1]);
+	if (!strcmp(op, "syncfs") && argc == 2) {
+		fd = open(argv[1], O_RDONLY);
+		if (fd < 0)
+			return report(fd);
+		len = syncfs(fd);
+		close(fd);
+		return report(len);
+	}
 	if (!strcmp(op, "race") && argc == 3)
 		return race(argv[1], atoi(argv[2]));
 	if (!strcmp(op, "stat") && argc == 2)
