@@ -4,10 +4,10 @@
  *
  * Before anything changes a lower-only object, the object is copied to the
  * upper layer: parents first, then the object. Each copy is built as
- * work/#<hex> (data, user.* and security.* xattrs, owner, mode, times;
- * the target of a symlink; the number of a device) and then renamed to
- * its place in the upper layer in one step, so the upper layer never holds
- * a half-made copy. Two processes copying the same object are serialized
+ * work/#<hex> (data, holes kept, user.*, security.* and ACL xattrs, owner,
+ * mode, times; the target of a symlink; the number of a device) and then
+ * renamed to its place in the upper layer in one step, so the upper layer
+ * never holds a half-made copy. Two processes copying the same object are serialized
  * by the object's ul_inode->lock; the second finds the copy made.
  */
 
@@ -94,11 +94,12 @@ out_free:
 	return err > 0 ? 0 : err;
 }
 
-/* Owner, then mode (not for symlinks), then times: in this order, since a
- * change of owner clears the set-id bits.
+/* Owner, then mode (not for symlinks), times and, for a file copied with
+ * its data, the size (a hole at the end is not copied): in this order,
+ * since a change of owner clears the set-id bits.
  */
 static int ul_copy_attrs(struct ul_fs *ufs, struct dentry *temp,
-			 const struct kstat *stat)
+			 const struct kstat *stat, bool size)
 {
 	struct iattr attr = {
 		.ia_valid = ATTR_UID | ATTR_GID,
@@ -118,6 +119,10 @@ static int ul_copy_attrs(struct ul_fs *ufs, struct dentry *temp,
 	if (!S_ISLNK(stat->mode)) {
 		attr.ia_valid |= ATTR_MODE;
 		attr.ia_mode = stat->mode;
+	}
+	if (size) {
+		attr.ia_valid |= ATTR_SIZE;
+		attr.ia_size = stat->size;
 	}
 	err = ul_do_setattr(ufs, temp, &attr);
 out_unlock:
@@ -172,7 +177,8 @@ static void ul_restore_times(struct ul_fs *ufs, struct dentry *upperdir,
 }
 
 /* Copy @dentry (whose parent @parent has an upper dir) to the upper layer. */
-static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
+static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
+			  bool nodata)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct inode *inode = d_inode(dentry);
@@ -220,14 +226,15 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry)
 	if (IS_ERR(temp))
 		goto out_put_link;
 	if (S_ISREG(stat.mode)) {
-		err = ul_do_copy_data(ufs, &lowerpath, temp, stat.size);
+		err = nodata ? 0 :
+		      ul_do_copy_data(ufs, &lowerpath, temp, stat.size);
 		if (err)
 			goto out_cleanup;
 	}
 	err = ul_copy_xattrs(ufs, ul_lower_userns(ufs), ui->lower, temp);
 	if (err)
 		goto out_cleanup;
-	err = ul_copy_attrs(ufs, temp, &stat);
+	err = ul_copy_attrs(ufs, temp, &stat, S_ISREG(stat.mode) && !nodata);
 	if (err)
 		goto out_cleanup;
 	/* append-only and immutable, in the union's own record of them */
@@ -265,6 +272,26 @@ out_unlock:
 }
 
 /**
+ * ul_copy_up_nodata - copy-up for a file about to be truncated to 0
+ * @dentry: the union dentry of a regular file, opened with O_TRUNC
+ *
+ * As ul_copy_up(), but the copy of @dentry itself gets no data: the
+ * caller empties it at once. Its parents are copied as usual.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_copy_up_nodata(struct dentry *dentry)
+{
+	int err = 0;
+
+	if (!ul_dentry_upper(dentry->d_parent))
+		err = ul_copy_up(dentry->d_parent);
+	if (!err && !ul_dentry_upper(dentry))
+		err = ul_copy_up_one(dentry->d_parent, dentry, true);
+	return err;
+}
+
+/**
  * ul_copy_up - make sure an object and its parents are in the upper layer
  * @dentry: the union dentry
  *
@@ -287,7 +314,7 @@ int ul_copy_up(struct dentry *dentry)
 			next = parent;
 			parent = dget_parent(next);
 		}
-		err = ul_copy_up_one(parent, next);
+		err = ul_copy_up_one(parent, next, false);
 		dput(parent);
 		dput(next);
 	}

@@ -26,7 +26,11 @@ static int ul_open(struct inode *inode, struct file *file)
 		err = ul_want_write(sb);
 		if (err)
 			return err;
-		err = ul_copy_up(dentry);
+		/* O_TRUNC: the VFS empties the file right after this */
+		if (file->f_flags & O_TRUNC)
+			err = ul_copy_up_nodata(dentry);
+		else
+			err = ul_copy_up(dentry);
 		ul_drop_write(sb);
 		if (err)
 			return err;
@@ -42,6 +46,9 @@ static int ul_open(struct inode *inode, struct file *file)
 	revert_creds(old_cred);
 	if (IS_ERR(realfile))
 		return PTR_ERR(realfile);
+	/* O_DIRECT works through the union where it works on the real file */
+	if (realfile->f_mode & FMODE_CAN_ODIRECT)
+		file->f_mode |= FMODE_CAN_ODIRECT;
 	file->private_data = realfile;
 	return 0;
 }

@@ -110,6 +110,7 @@ int ul_check_empty(struct dentry *dentry);
 
 /* copy_up.c */
 int ul_copy_up(struct dentry *dentry);
+int ul_copy_up_nodata(struct dentry *dentry);
 int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 		   struct dentry *from, struct dentry *temp);
 

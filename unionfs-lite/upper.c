@@ -551,6 +551,29 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 }
 
 #define UL_COPY_CHUNK	SZ_1M
+#define UL_COPY_BUF	SZ_64K
+
+/*
+ * One chunk copied with reads and writes through a kernel buffer: where
+ * splice stops at any pending signal, these stop at a fatal one only.
+ */
+static long ul_copy_chunk_rw(struct file *in, loff_t *ipos, struct file *out,
+			     loff_t *opos, size_t len, void **buf)
+{
+	ssize_t got, put;
+
+	if (!*buf) {
+		*buf = kvmalloc(UL_COPY_BUF, GFP_KERNEL);
+		if (!*buf)
+			return -ENOMEM;
+	}
+	got = kernel_read(in, *buf, min_t(size_t, len, UL_COPY_BUF), ipos);
+	if (got <= 0)
+		return got;
+	/* the caller holds the upper's freeze protection (ul_want_write()) */
+	put = __kernel_write(out, *buf, got, opos);
+	return put == got ? put : put < 0 ? put : -EIO;
+}
 
 /**
  * ul_do_copy_data - copy the data of a lower file into a new work file
@@ -560,7 +583,10 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
  * @len: number of bytes to copy
  *
  * The data is written and synced before the caller renames @to into place,
- * so the object never shows up in the upper layer half-copied.
+ * so the object never shows up in the upper layer half-copied. Holes stay
+ * holes where the source reports them (SEEK_DATA, SEEK_HOLE): only data
+ * is copied, and a hole at the end is left to the caller, who sets the
+ * size. Only a fatal signal stops the copy.
  *
  * Return: 0 or a negative errno.
  */
@@ -570,7 +596,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 	struct path topath = { .mnt = ufs->upper_mnt, .dentry = to };
 	char *p = ul_trace_path(ufs, to);
 	struct file *in, *out;
-	loff_t ipos = 0, opos = 0;
+	loff_t ipos = 0, opos = 0, data, hole;
+	void *buf = NULL;
 	long bytes;
 	int err;
 
@@ -583,21 +610,38 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 	if (IS_ERR(out))
 		goto out_fput_in;
 	err = 0;
-	while (len > 0) {
-		size_t chunk = min_t(loff_t, len, UL_COPY_CHUNK);
-
-		if (signal_pending(current)) {
+	while (ipos < len) {
+		if (fatal_signal_pending(current)) {
 			err = -EINTR;
 			break;
 		}
-		bytes = do_splice_direct(in, &ipos, out, &opos, chunk,
+		/* the next data, and the hole after it */
+		data = vfs_llseek(in, ipos, SEEK_DATA);
+		if (data == -ENXIO)
+			break;		/* a hole to the end */
+		if (data < 0)
+			data = ipos;	/* no SEEK_DATA: all of it is data */
+		hole = vfs_llseek(in, data, SEEK_HOLE);
+		if (hole <= data || hole > len)
+			hole = len;
+		if (data >= len)
+			break;
+		ipos = data;
+		opos = data;
+		bytes = do_splice_direct(in, &ipos, out, &opos,
+					 min_t(loff_t, hole - data, UL_COPY_CHUNK),
 					 SPLICE_F_MOVE);
+		/* a signal for the caller is no reason to fail the copy */
+		if ((bytes == -EINTR || bytes == -ERESTARTSYS) &&
+		    !fatal_signal_pending(current))
+			bytes = ul_copy_chunk_rw(in, &ipos, out, &opos,
+						 hole - data, &buf);
 		if (bytes <= 0) {
 			err = bytes;	/* 0: the source got shorter */
 			break;
 		}
-		len -= bytes;
 	}
+	kvfree(buf);
 	if (!err)
 		err = vfs_fsync(out, 0);
 	fput(out);

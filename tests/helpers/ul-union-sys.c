@@ -16,7 +16,8 @@
  *     fallocate PATH OFFSET LEN   fcntl-append PATH TEXT
  *     fcntl-noappend PATH   getflags PATH   setflags PATH +a|-a|+i|-i
  *     setacl PATH access|default ACL|-   getacl PATH access|default
- *     removed-cwd DIR NAME   syncfs PATH
+ *     removed-cwd DIR NAME   syncfs PATH   odirect PATH
+ *     chmod-signals PATH MODE
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
  * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
@@ -49,6 +50,7 @@
 #include <grp.h>
 #include <linux/fs.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +555,49 @@ static int removed_cwd(const char *dir, const char *name)
 	return 0;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * chmod PATH with a timer signal (handled, not fatal) every millisecond:
+ * a copy-up in its way must finish, not fail with EINTR.
+ */
+static int chmod_signals(const char *path, mode_t mode)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval on = { { 0, 1000 }, { 0, 1000 } }, off = { };
+	int ret;
+
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &on, NULL))
+		return report(-1);
+	ret = chmod(path, mode);
+	setitimer(ITIMER_REAL, &off, NULL);
+	return report(ret);
+}
+
+/* read the first 4 KiB of PATH with O_DIRECT */
+static int odirect_read(const char *path)
+{
+	void *buf;
+	ssize_t len;
+	int fd;
+
+	if (posix_memalign(&buf, 4096, 4096))
+		return 1;
+	fd = open(path, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		return report(fd);
+	len = read(fd, buf, 4096);
+	close(fd);
+	if (len < 0)
+		return report(-1);
+	printf("read %zd bytes, the first '%c'\n", len, *(char *)buf);
+	free(buf);
+	return 0;
+}
+
 static int do_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -691,6 +736,10 @@ static int do_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "readdir") && argc == 2)
 		return check_readdir(argv[1]);
+	if (!strcmp(op, "chmod-signals") && argc == 3)
+		return chmod_signals(argv[1], strtol(argv[2], NULL, 8));
+	if (!strcmp(op, "odirect") && argc == 2)
+		return odirect_read(argv[1]);
 	if (!strcmp(op, "syncfs") && argc == 2) {
 		fd = open(argv[1], O_RDONLY);
 		if (fd < 0)
