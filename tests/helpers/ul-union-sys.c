@@ -17,7 +17,7 @@
  *     fcntl-noappend PATH   getflags PATH   setflags PATH +a|-a|+i|-i
  *     setacl PATH access|default ACL|-   getacl PATH access|default
  *     removed-cwd DIR NAME   syncfs PATH   odirect PATH
- *     chmod-signals PATH MODE
+ *     chmod-signals PATH MODE   inos PATH
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
  * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -555,6 +556,57 @@ static int removed_cwd(const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * The three inode numbers of PATH: st_ino and st_dev (stat), d_ino (its
+ * entry in the parent's readdir) and i_ino (the number the kernel shows
+ * in /proc/locks for a flock() on it). "inos: dev=D st_ino=S d_ino=N
+ * i_ino=I".
+ */
+static int inos(const char *path)
+{
+	unsigned long long i_ino = 0, ino;
+	char dir[4096], *name, line[256];
+	unsigned int maj, min;
+	struct dirent *de;
+	struct stat st;
+	ino_t d_ino = 0;
+	FILE *locks;
+	DIR *d;
+	int fd;
+
+	if (lstat(path, &st))
+		return report(-1);
+	snprintf(dir, sizeof(dir), "%s", path);
+	name = strrchr(dir, '/');
+	if (!name)
+		return usage();
+	*name++ = '\0';
+	d = opendir(*dir ? dir : "/");
+	if (!d)
+		return report(-1);
+	while ((de = readdir(d)))
+		if (!strcmp(de->d_name, name))
+			d_ino = de->d_ino;
+	closedir(d);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || flock(fd, LOCK_SH))
+		return report(-1);
+	locks = fopen("/proc/locks", "r");
+	while (locks && fgets(line, sizeof(line), locks))
+		if (strstr(line, "FLOCK") &&
+		    sscanf(strstr(line, "READ") ? strstr(line, "READ") + 4 : line,
+			   " %*d %x:%x:%llu", &maj, &min, &ino) == 3 &&
+		    makedev(maj, min) == st.st_dev)
+			i_ino = ino;
+	if (locks)
+		fclose(locks);
+	close(fd);
+	printf("inos: dev=%llu st_ino=%llu d_ino=%llu i_ino=%llu\n",
+	       (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+	       (unsigned long long)d_ino, i_ino);
+	return 0;
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -736,6 +788,8 @@ static int do_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "readdir") && argc == 2)
 		return check_readdir(argv[1]);
+	if (!strcmp(op, "inos") && argc == 2)
+		return inos(argv[1]);
 	if (!strcmp(op, "chmod-signals") && argc == 3)
 		return chmod_signals(argv[1], strtol(argv[2], NULL, 8));
 	if (!strcmp(op, "odirect") && argc == 2)
