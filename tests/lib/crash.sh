@@ -221,8 +221,10 @@ crash_judge() {
 	elif [ -n "$seq" ] && [ "$k" = "$seq" ]; then
 		pos="between two ops"
 	fi
-	[ "${fixes[$cut]:-0}" = 0 ] || c_fix[$cls]=$((${c_fix[$cls]:-0} + 1))
-	[ "${fixes[$cut]:-0}" = 2 ] && c_manual[$cls]=$((${c_manual[$cls]:-0} + 1))
+	case ${fixes[$cut]:-0} in
+	1) c_fix[$cls]=$((${c_fix[$cls]:-0} + 1)) ;;
+	2) c_manual[$cls]=$((${c_manual[$cls]:-0} + 1)) ;;
+	esac
 	n=$(sed -n 's/^leftovers before mount: \([0-9]*\).*/\1/p' "$out")
 	w=$(sed -n 's/^leftovers before mount: .*(whiteouts \([0-9]*\))/\1/p' "$out")
 	if [ -n "$n" ] && [ -n "$w" ]; then
@@ -332,20 +334,22 @@ crash_done() {
 	done
 }
 
-# crash_table: one line per transition class: cuts, the state seen
-# (before: after S; after: after S+1), cuts between two steps,
-# violations, and with an ext2 upper the repairs of e2fsck
+# crash_table: one line per transition class: the steps of its ops (as
+# traced), cuts, the state seen (before: after S; after: after S+1),
+# cuts between two steps, violations, and with an ext2 upper the cuts
+# after which e2fsck -p repaired the image (preen-ok) and those after
+# which it gave up and e2fsck -fy repaired it (fsck-fy)
 crash_table() {
 	local t l
 	printf '%-30s %5s %5s %6s %5s %7s %10s' transition steps cuts before after between violations
-	[ "$upperfs" = ext2 ] && printf ' %8s %6s' repaired manual
+	[ "$upperfs" = ext2 ] && printf ' %8s %7s' preen-ok fsck-fy
 	printf '\n'
 	for t in $({ echo "$CRASH_TARGETS" | tr ' ' '\n'; printf '%s\n' "${!c_cuts[@]}"; } | awk 'NF && !seen[$0]++'); do
 		l=${c_lo[$t]:-?}
 		[ "${c_hi[$t]:-$l}" = "$l" ] || l="$l-${c_hi[$t]}"
 		printf '%-30s %5s %5d %6d %5d %7d %10d' "$t" "$l" "${c_cuts[$t]:-0}" \
 			"${c_before[$t]:-0}" "${c_after[$t]:-0}" "${c_mid[$t]:-0}" "${c_vio[$t]:-0}"
-		[ "$upperfs" = ext2 ] && printf ' %8d %6d' "${c_fix[$t]:-0}" "${c_manual[$t]:-0}"
+		[ "$upperfs" = ext2 ] && printf ' %8d %7d' "${c_fix[$t]:-0}" "${c_manual[$t]:-0}"
 		printf '\n'
 	done
 }
@@ -428,7 +432,7 @@ crash_host() {
 		echo "summary: $cuts cuts, $vio violations, $fsckerr e2fsck errors, $errs other errors"
 		echo "  matched: state after S $after0, after S+1 $after1"
 		[ "$upperfs" = ext2 ] &&
-			echo "  ext2 upper: e2fsck -p repaired after $repaired cuts, gave up (e2fsck -fy) after $manual"
+			echo "  ext2 upper: e2fsck -p repaired the image after $repaired cuts, gave up (then e2fsck -fy) after $manual"
 		echo "  work/ leftovers found at mount: $left entries ($leftwh whiteouts) after $leftcuts cuts; work/ not empty after mount: $notempty"
 		echo "  time: $((SECONDS - start)) s"
 		[ -n "${CRASH_TARGETS:-}" ] && crash_table
