@@ -8,7 +8,7 @@
 #   make check           checkpatch --strict, sparse (C=2) and W=1
 #   make bench           benchmarks: unionlite against overlayfs
 #   make soak            the long runs (tests with KIND=soak)
-#   make crash-soak N=1000   N power cuts and their summary
+#   make crash-soak N=1000   N power cuts on each upper, a table per transition
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -32,11 +32,15 @@ bench:
 soak:
 	@qemu-boot/test.sh $$(grep -l '^KIND=soak' tests/*/test.conf | xargs -n1 dirname | xargs -n1 basename)
 
-# make crash-soak N=1000: N power cuts of crash-soak and their summary
+# make crash-soak N=1000: N power cuts on an ext4 upper (crash-soak) and N
+# on an ext2 upper (crash-soak-ext2), then each one's summary and table
+# per transition
 N ?= 1000
 crash-soak:
-	@UL_CRASH_CUTS=$(N) VARIANTS=base qemu-boot/test.sh crash-soak; rc=$$?; \
-	tail -4 build/logs/base/crash-soak.cuts; exit $$rc
+	@UL_CRASH_CUTS=$(N) VARIANTS=base qemu-boot/test.sh crash-soak crash-soak-ext2; rc=$$?; \
+	for t in crash-soak crash-soak-ext2; do \
+		echo "== $$t"; sed -n '/^summary: /,$$p' build/logs/base/$$t.cuts; \
+	done; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine mutant
