@@ -1,4 +1,4 @@
-# Issue 6, power cuts on the kernel's overlayfs (the last boot of
+# power cuts on the kernel's overlayfs (the last boot of
 # host.sh): check what the last cut left.
 . /tests/lib/crash.sh
 crash_last

@@ -1,4 +1,4 @@
-# Issue 6 soak on an ext2 upper: crash-unionlite-ext2 with UL_CRASH_CUTS
+# Soak on an ext2 upper: crash-unionlite-ext2 with UL_CRASH_CUTS
 # cuts (default 1000; make crash-soak N=...), spread over the transitions
 # as in crash-soak. Measured, not judged, as crash-unionlite-ext2: prints
 # every cut's line, the summary and the table per transition (cuts, the

@@ -1,4 +1,4 @@
-# Issue 6 soak: crash-unionlite with UL_CRASH_CUTS cuts (default 1000;
+# Soak: crash-unionlite with UL_CRASH_CUTS cuts (default 1000;
 # make crash-soak N=...), spread over the transitions as evenly as the
 # cuts allow (each boot aims at the one with the fewest so far). Run by
 # "make soak", "make crash-soak" or by name only (KIND=soak). Prints

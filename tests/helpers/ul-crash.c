@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ul-crash: the workload and the checker of the power-cut tests (issue 6,
- * tests/crash-*): whiteout transitions looped on a union, the number of
+ * ul-crash: the workload and the checker of the power-cut tests
+ * (tests/crash-*): whiteout transitions looped on a union, the number of
  * the last one completed kept on a raw log disk, and after the cut a check
  * that the union shows the state before or after the operation in flight.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ul-race: one writer and several observer processes racing on the
- * whiteout transitions of a union, to show them atomic (issue 6).
+ * whiteout transitions of a union, to show them atomic.
  *
  *   ul-race --prepare --lower LOWER [--count N]
  *   ul-race --union MNT --upper UPPER --lower LOWER --recipe R

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ul-stress: several processes doing random namespace operations on one
- * union for a while (issue 6, the debug kernel stress: KASAN, lockdep,
+ * union for a while (the debug kernel stress: KASAN, lockdep,
  * hung tasks and WARNINGs are what it hunts; the harness reads the
  * console).
  *

@@ -1,4 +1,4 @@
-# Power-cut tests of whiteout transitions (issue 6; tests/crash-*): the
+# Power-cut tests of whiteout transitions ( tests/crash-*): the
 # guest side (busybox sh: crash_cycle, crash_last) and the host side
 # (bash, sourced by a test's host.sh: crash_host). Layers: with an ext4
 # upper (the default) the lower on the ext2 disk (made once, read-only
