@@ -1,4 +1,4 @@
-# power cuts on unionlite's broken naive mode (boot "cycle" of
+# Power cuts on unionlite's broken naive mode (boot "cycle" of
 # host.sh): check what the previous cut left, then loop whiteout
 # transitions (ul-crash run) until the host cuts the power.
 CRASH_FS=unionlite

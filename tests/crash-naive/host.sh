@@ -1,4 +1,4 @@
-# the broken variant of the recipes: unionlite with its test
+# The broken variant of the recipes: unionlite with its test
 # parameter naive (each transition in two visible steps: rmdir then
 # whiteout, unlink whiteout then mkdir...) and step_sync. The same kind
 # of cuts and checker as crash-unionlite must report a violation within

@@ -1,4 +1,4 @@
-# power cuts on unionlite without the work dir cleanup (boot
+# Power cuts on unionlite without the work dir cleanup (boot
 # "cycle" of host.sh): check what the previous cut left, then loop
 # whiteout transitions (ul-crash run) until the host cuts the power.
 CRASH_FS=unionlite

@@ -1,4 +1,4 @@
-# power cuts on unionlite over an ext2 upper (boot "cycle" of
+# Power cuts on unionlite over an ext2 upper (boot "cycle" of
 # host.sh): the lower on the ext4 disk (read-only), upper and work on the
 # ext2 disk mounted with sync; check what the previous cut left, then
 # loop the transitions of the kind the host aims at until the cut.

@@ -1,4 +1,4 @@
-# power cuts on unionlite over an ext2 upper: crash-unionlite's
+# Power cuts on unionlite over an ext2 upper: crash-unionlite's
 # cuts, aims and stop rule, with upper and work on the ext2 disk (the
 # series gives ext2 RENAME_EXCHANGE and RENAME_WHITEOUT). ext2 has no
 # journal, and step_sync commits nothing on it (ext2's sync_fs writes

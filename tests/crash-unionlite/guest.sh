@@ -1,4 +1,4 @@
-# power cuts on unionlite over an ext4 upper (boot "cycle" of
+# Power cuts on unionlite over an ext4 upper (boot "cycle" of
 # host.sh): check what the previous cut left, then loop the whiteout
 # transitions of the kind the host aims at (ul.crash=CLASS; ul-crash run)
 # until the host cuts the power.

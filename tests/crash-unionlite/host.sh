@@ -1,4 +1,4 @@
-# power cuts on unionlite over an ext4 upper, in every whiteout
+# Power cuts on unionlite over an ext4 upper, in every whiteout
 # transition (ul-crash classes): each boot aims at the one with the
 # fewest cuts so far (its kind's loop, the ops of that transition slowed
 # to 20 ms per step, the others not), cut at a random moment 0.15-0.9 s

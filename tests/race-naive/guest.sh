@@ -1,4 +1,4 @@
-# the observers catch a broken union: the same transitions done
+# The observers catch a broken union: the same transitions done
 # in several steps by hand on the upper layer are caught on every recipe
 # within the budget of race-unionlite (3,000 transitions).
 . /tests/lib/race.sh

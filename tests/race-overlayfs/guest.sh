@@ -1,4 +1,4 @@
-# the reference: the racing observers on the kernel's overlayfs
+# The reference: the racing observers on the kernel's overlayfs
 # find nothing in 1,000 transitions per recipe.
 . /tests/lib/race.sh
 race_atomic overlay 1000

@@ -1,4 +1,4 @@
-# the observers catch unionlite's broken mode (naive=1: each
+# The observers catch unionlite's broken mode (naive=1: each
 # transition in two visible steps) on every recipe within the budget of
 # race-unionlite (3,000 transitions).
 . /tests/lib/race.sh

@@ -1,4 +1,4 @@
-# the racing observers find nothing on unionlite: 3,000
+# The racing observers find nothing on unionlite: 3,000
 # transitions per recipe on the base kernel, 100 on the debug kernel
 # (KASAN and lockdep make it about 20 times slower).
 . /tests/lib/race.sh

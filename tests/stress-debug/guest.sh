@@ -1,4 +1,4 @@
-# the debug kernel stress: 4 processes doing random namespace
+# The debug kernel stress: 4 processes doing random namespace
 # operations on one unionlite mount for 80 seconds; then umount, work/
 # empty, module unload. The harness requires a console free of KASAN,
 # lockdep, hung-task and WARNING reports, and e2fsck -fn clean images.

@@ -1,3 +1,3 @@
-# make soak: stress-debug for 20 minutes.
+# Make soak: stress-debug for 20 minutes.
 . /tests/lib/stress.sh
 stress_run 1200
