@@ -9,6 +9,7 @@
 #   make bench           benchmarks: unionlite against overlayfs
 #   make soak            the long runs (tests with KIND=soak)
 #   make crash-soak N=1000   N power cuts on each upper, a table per transition
+#   make race-soak N=100000  N racing transitions per recipe on unionlite
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -16,7 +17,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak
+.PHONY: all demo test shell check clean kernels bench soak crash-soak race-soak
 
 all: test
 
@@ -41,6 +42,11 @@ crash-soak:
 	for t in crash-soak crash-soak-ext2; do \
 		echo "== $$t"; sed -n '/^summary: /,$$p' build/logs/base/$$t.cuts; \
 	done; exit $$rc
+
+# make race-soak N=100000: the racing observers, N transitions per recipe
+race-soak:
+	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
+	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine mutant

@@ -442,9 +442,29 @@ static void ul_remove_old_dir(struct ul_fs *ufs, struct dentry *old)
 }
 
 /*
+ * Naive mode: a broken union does not hold the parent across its steps
+ * either. Without this, lookups that miss the dcache would wait on the
+ * parent's lock and never see the state between two steps; the pause
+ * stands for the work a real one does in between. Takes @target's
+ * reference; returns it looked up again.
+ */
+static struct dentry *ul_naive_pause(struct ul_fs *ufs, struct dentry *dir,
+				     struct dentry *target)
+{
+	ul_unlock_work_upper(ufs, dir);
+	usleep_range(100, 200);
+	ul_lock_work_upper(ufs, dir);
+	return ul_relookup(ufs, dir, target);
+}
+
+/*
  * Naive mode (test only): the name is removed, then the new object made,
- * in separate visible steps. Takes @target's reference; returns the made
- * object in @made.
+ * in separate visible steps. A whiteout at a negative name (@attr NULL:
+ * rmdir or unlink of a lower-only name) starts with a placeholder, an
+ * empty regular file, as a union that creates the entry first and turns
+ * it into a whiteout after would: the union shows it, then the lower
+ * object again, then nothing. Takes @target's reference; returns the
+ * made object in @made.
  */
 static int ul_replace_naive(struct ul_fs *ufs, struct dentry *dir,
 			    struct dentry *target, struct ul_cattr *attr,
@@ -452,6 +472,14 @@ static int ul_replace_naive(struct ul_fs *ufs, struct dentry *dir,
 {
 	int err = 0;
 
+	if (!attr && d_really_is_negative(target)) {
+		err = ul_do_create(ufs, dir, target, 0644);
+		if (err)
+			goto out_dput;
+		target = ul_naive_pause(ufs, dir, target);
+		if (IS_ERR(target))
+			return PTR_ERR(target);
+	}
 	if (d_really_is_positive(target)) {
 		if (d_is_dir(target)) {
 			err = ul_remove_whiteouts(ufs, target);
@@ -462,16 +490,7 @@ static int ul_replace_naive(struct ul_fs *ufs, struct dentry *dir,
 		}
 		if (err)
 			goto out_dput;
-		/*
-		 * A broken union does not hold the parent across its steps
-		 * either: without this, lookups that miss the dcache would
-		 * wait on the parent's lock and never see the name absent.
-		 * The pause stands for the work a real one does in between.
-		 */
-		ul_unlock_work_upper(ufs, dir);
-		usleep_range(100, 200);
-		ul_lock_work_upper(ufs, dir);
-		target = ul_relookup(ufs, dir, target);
+		target = ul_naive_pause(ufs, dir, target);
 		if (IS_ERR(target))
 			return PTR_ERR(target);
 	}
@@ -851,6 +870,14 @@ struct ul_rename_ctx {
 	struct dentry *newupper;
 };
 
+/* Naive mode: the upper parents unlocked for a while, as ul_naive_pause() */
+static void ul_rename_naive_pause(struct ul_rename_ctx *rc)
+{
+	unlock_rename(rc->newdir, rc->olddir);
+	usleep_range(100, 200);
+	lock_rename(rc->newdir, rc->olddir);
+}
+
 /*
  * Naive mode (test only): unlink the whiteout at Q, rename, then make the
  * whiteout at P, each a visible step.
@@ -864,6 +891,7 @@ static int ul_rename_naive(struct ul_rename_ctx *rc)
 		err = ul_do_unlink(rc->ufs, rc->newdir, rc->newupper);
 		if (err)
 			return err;
+		ul_rename_naive_pause(rc);
 		rc->newupper = ul_relookup(rc->ufs, rc->newdir, rc->newupper);
 		if (IS_ERR(rc->newupper)) {
 			err = PTR_ERR(rc->newupper);
@@ -878,6 +906,7 @@ static int ul_rename_naive(struct ul_rename_ctx *rc)
 	if (!ul_has_lower_name(rc->old))
 		return 0;
 	/* upper/P is absent now */
+	ul_rename_naive_pause(rc);
 	wh = ul_lookup_upper(rc->ufs, rc->olddir, rc->old);
 	if (IS_ERR(wh))
 		return PTR_ERR(wh);
@@ -977,6 +1006,13 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 	if (READ_ONCE(ul_naive)) {
 		/* the whiteouts go in place: lower names show up for a while */
 		err = ul_remove_whiteouts(ufs, target);
+		if (!err) {
+			target = ul_naive_pause(ufs, upperdir, target);
+			if (IS_ERR(target)) {
+				temp = target;
+				goto out_unlock;
+			}
+		}
 		temp = err ? ERR_PTR(err) : dget(target);
 	} else {
 		/*
@@ -994,6 +1030,7 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 			ul_remove_old_dir(ufs, target);
 	}
 	dput(target);
+out_unlock:
 	ul_unlock_work_upper(ufs, upperdir);
 	return temp;
 }

@@ -244,9 +244,10 @@ static int ul_mknod_whiteout(struct ul_fs *ufs, struct dentry *dir,
 }
 
 /*
- * @dentry in the locked @dir made a hard link of the shared whiteout.
- * Return: 0, -ENOENT when there is none, -EMLINK when it is full, or
- * another negative errno from vfs_link().
+ * @dentry in the locked @dir made a hard link of the shared whiteout,
+ * traced as "link work/#whiteout <dentry>".
+ * Return: 0, -ENOENT when there is none, -EMLINK when it is full (both
+ * without a step), or another negative errno from vfs_link().
  */
 static int ul_link_shared_whiteout(struct ul_fs *ufs, struct dentry *dir,
 				   struct dentry *dentry)
@@ -261,8 +262,7 @@ static int ul_link_shared_whiteout(struct ul_fs *ufs, struct dentry *dir,
 	if (max && d_inode(shared)->i_nlink >= max)
 		err = -EMLINK;
 	else
-		err = vfs_link(shared, ul_upper_userns(ufs), d_inode(dir),
-			       dentry, NULL);
+		err = ul_do_link(ufs, shared, dir, dentry);
 	dput(shared);
 	return err;
 }
@@ -313,22 +313,26 @@ static int ul_renew_shared_whiteout(struct ul_fs *ufs)
  *
  * The whiteout is a hard link of the shared whiteout when it can be (a
  * new shared whiteout is made first when @dir is the work dir and there
- * is none, or it is full), else a new inode.
+ * is none, or it is full), else a new inode. The trace tells them apart:
+ * "link work/#whiteout <name>" for a link, "whiteout <name>" for a new
+ * inode (vfs_mknod()); a link that failed is traced before the mknod.
  *
  * Return: 0 or a negative errno from vfs_mknod().
  */
 int ul_do_whiteout(struct ul_fs *ufs, struct dentry *dir,
 		   struct dentry *dentry)
 {
-	char *p = ul_trace_path(ufs, dentry);
+	char *p;
 	int err;
 
 	err = ul_link_shared_whiteout(ufs, dir, dentry);
 	if ((err == -ENOENT || err == -EMLINK) && dir == ufs->workdir &&
 	    !ul_renew_shared_whiteout(ufs))
 		err = ul_link_shared_whiteout(ufs, dir, dentry);
-	if (err)
-		err = ul_mknod_whiteout(ufs, dir, dentry);
+	if (!err)
+		return 0;
+	p = ul_trace_path(ufs, dentry);
+	err = ul_mknod_whiteout(ufs, dir, dentry);
 	ul_step_end(ufs, "whiteout", p, NULL, err);
 	return err;
 }

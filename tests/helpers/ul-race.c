@@ -11,8 +11,13 @@
  *
  * --prepare fills LOWER (before the union is mounted) with one directory
  * per recipe: LOWER/R/P (a directory holding the files c0 and c1),
- * LOWER/R/F (a file "lower-F") and, for rename-over-whiteout-dir, N
- * directories LOWER/R/bBBB/dDD holding a file x, 100 per bucket bBBB.
+ * LOWER/R/F (a file "lower-F") and, for the recipes that use new names
+ * for each transition, N sets of names in buckets of 100 (bBBB):
+ * rename-over-whiteout-dir: directories bBBB/dDD holding a file x;
+ * rename-whiteout: files bBBB/pDD ("lower-p") and bBBB/qDD ("lower-q");
+ * rename-over-whiteout-dir-p-lower: directories bBBB/dDD and bBBB/pDD,
+ * each holding a file x. Files of one kind in a bucket are hard links
+ * of one inode.
  *
  * Recipes (R), each a loop of N transitions through the union MNT; the
  * writer first primes the state (through the union) so that the upper
@@ -28,6 +33,15 @@
  *                    in the union but holds a whiteout in upper), mkdir
  *                    bB/s, rename bB/s onto bB/dk (the transition),
  *                    rmdir bB/dk. Each transition uses a fresh lower dir.
+ *   rename-whiteout  for each k: chmod bB/pk (copy-up), for odd k also
+ *                    chmod bB/qk; rename bB/pk onto bB/qk (recipe 5: P
+ *                    needs a whiteout, Q exists: only in lower for even
+ *                    k, in upper too for odd k).
+ *   rename-over-whiteout-dir-p-lower
+ *                    for each k: unlink bB/dk/x, unlink bB/pk/x, rmdir
+ *                    bB/pk, mkdir bB/pk, create bB/pk/u (pk: an opaque
+ *                    upper dir over a lower one); rename bB/pk onto
+ *                    bB/dk (recipe 4, then recipe 5).
  *
  * --naive does the same transitions directly on UPPER, the way a broken
  * union would: each in several steps (rmdir then mknod the whiteout,
@@ -40,12 +54,14 @@
  * ones the union (K = 1: one process does both); with --naive all watch
  * UPPER. They check:
  *
- *   upper-absent           an upper name the lower has (P, F, dk once
- *                          primed) is missing: the union would show the
- *                          lower object (it must be the object or a
+ *   upper-absent           an upper name the lower has (P, F, dk, pk
+ *                          once primed) is missing: the union would show
+ *                          the lower object (it must be the object or a
  *                          whiteout, a character device 0/0)
  *   upper-wrong-type       an upper name is neither a whiteout nor the
- *                          kind of object the recipe puts there
+ *                          kind of object the recipe puts there, or is a
+ *                          whiteout where the union must show a name
+ *                          throughout (qk, dk of the p-lower recipe)
  *   upper-not-opaque       an upper directory over a lower one with
  *                          content is neither opaque (trusted.overlay.
  *                          opaque=y) nor holds whiteouts for that content
@@ -54,12 +70,16 @@
  *   lower-content-visible  the union shows P/c0, P/c1 (or Q/c*), lists
  *                          them in a readdir, shows F with the lower
  *                          content, or shows dk/x, after the writer
- *                          removed them
+ *                          removed them; or shows pk after qk (dk) showed
+ *                          pk's content (each name is read in that order
+ *                          and a transition only moves forward)
  *   duplicate-readdir-name one readdir of a union directory lists a
  *                          name twice
  *   union-wrong-type       a union name is an unexpected kind of object
  *   union-error            a union call failed other than ENOENT/ENOTDIR
  *   upper-error            an upper call failed other than ENOENT/ENOTDIR
+ *   union-absent           a union name that exists before and after the
+ *                          transition (qk, dk) is missing
  *
  * Output. Standard output is deterministic when nothing is found:
  *
@@ -115,18 +135,30 @@
 #define MSG_LEN		200
 #define LOWER_F		"lower-F\n"
 #define UPPER_F		"upper-F\n"
+#define LOWER_P		"lower-p\n"
+#define LOWER_Q		"lower-q\n"
 
 enum recipe {
 	R_RMDIR_MKDIR,
 	R_RENAME,
 	R_UNLINK_CREATE,
 	R_RENAME_WH_DIR,
+	R_RENAME_WHITEOUT,
+	R_RENAME_WH_DIR_P_LOWER,
 	NR_RECIPES,
 };
 
 static const char *const recipe_names[NR_RECIPES] = {
 	"rmdir-mkdir", "rename", "unlink-create", "rename-over-whiteout-dir",
+	"rename-whiteout", "rename-over-whiteout-dir-p-lower",
 };
+
+/* recipes with one set of lower names per transition, in buckets */
+static int per_transition(int r)
+{
+	return r == R_RENAME_WH_DIR || r == R_RENAME_WHITEOUT ||
+	       r == R_RENAME_WH_DIR_P_LOWER;
+}
 
 enum kind {
 	V_UPPER_ABSENT,
@@ -137,13 +169,14 @@ enum kind {
 	V_UNION_TYPE,
 	V_UNION_ERRNO,
 	V_UPPER_ERRNO,
+	V_UNION_ABSENT,
 	NR_KINDS,
 };
 
 static const char *const kind_names[NR_KINDS] = {
 	"upper-absent", "upper-wrong-type", "upper-not-opaque",
 	"lower-content-visible", "duplicate-readdir-name",
-	"union-wrong-type", "union-error", "upper-error",
+	"union-wrong-type", "union-error", "upper-error", "union-absent",
 };
 
 enum role { ROLE_UPPER, ROLE_UNION, ROLE_BOTH };
@@ -219,6 +252,8 @@ static int is_whiteout(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(0, 0);
 }
+
+static const char *rel(const char *path);
 
 /* ---- the writer ---- */
 
@@ -345,6 +380,99 @@ static int prime(void)
 	return 0;
 }
 
+/* the bucket of transition k, made on UPPER by hand in --naive mode */
+static int naive_bucket(char *b, unsigned long k)
+{
+	pth(b, up_r, "b%03lu", k / BUCKET);
+	if (k % BUCKET == 0 && mkdir(b, 0755) && errno != EEXIST)
+		return wop(-1, "mkdir %s", b);
+	return 0;
+}
+
+/*
+ * The names of transition k: its bucket b (made first in --naive mode),
+ * b/pKK and b/<qfmt % KK>, through the union or on UPPER
+ */
+static int step_names(char *b, char *p, char *q, const char *qfmt,
+		      unsigned long k)
+{
+	if (opt_naive) {
+		if (naive_bucket(b, k))
+			return -1;
+	} else {
+		pth(b, mnt_r, "b%03lu", k / BUCKET);
+	}
+	pth(p, b, "p%02lu", k % BUCKET);
+	pth(q, b, qfmt, k % BUCKET);
+	return 0;
+}
+
+static void set_primed(unsigned long k)
+{
+	__atomic_store_n(&sh->primed, k + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * rename-whiteout, transition k: rename(pK, qK) of two lower-only files
+ * (recipe 5: P needs a whiteout, Q exists in the union); for odd k, qK
+ * is copied up first (Q in upper). pK is copied up first (a chmod), as
+ * every rename does, before the observers watch it.
+ */
+static int step_rename_whiteout(unsigned long k)
+{
+	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+
+	if (step_names(b, p, q, "q%02lu", k))
+		return -1;
+	if (!opt_naive) {
+		if (wop(chmod(p, 0640), "chmod %s", rel(p)) ||
+		    ((k & 1) && wop(chmod(q, 0640), "chmod %s", rel(q))))
+			return -1;
+		set_primed(k);
+		return wop(rename(p, q), "rename %s %s", rel(p), rel(q));
+	}
+	if (wop(create_file(p, LOWER_P), "copy up %s", p) ||
+	    ((k & 1) && wop(create_file(q, LOWER_Q), "copy up %s", q)))
+		return -1;
+	set_primed(k);
+	return wop(rename(p, q), "rename %s %s", p, q) ||
+	       wop(mkwhiteout(p), "mknod %s", p);
+}
+
+/*
+ * rename-over-whiteout-dir-p-lower, transition k: rename(pK, dK) where
+ * dK is a lower directory emptied through the union (upper: a directory
+ * holding the whiteout x) and pK an opaque upper directory over a lower
+ * one, holding u (recipe 4, then recipe 5 for its last step).
+ */
+static int step_wh_dir_p_lower(unsigned long k)
+{
+	char b[PATH_MAX], p[PATH_MAX], d[PATH_MAX], x[PATH_MAX];
+
+	if (step_names(b, p, d, "d%02lu", k))
+		return -1;
+	if (!opt_naive) {
+		if (wop(unlink(pth(x, d, "x")), "unlink %s", rel(x)) ||
+		    wop(unlink(pth(x, p, "x")), "unlink %s", rel(x)) ||
+		    wop(rmdir(p), "rmdir %s", rel(p)) ||
+		    wop(mkdir(p, 0755), "mkdir %s", rel(p)) ||
+		    wop(create_file(pth(x, p, "u"), "u\n"), "create %s", rel(x)))
+			return -1;
+		set_primed(k);
+		return wop(rename(p, d), "rename %s %s", rel(p), rel(d));
+	}
+	if (naive_dir_with_whiteouts(d, x_content, 1) ||
+	    wop(mkdir(p, 0755), "mkdir %s", p) ||
+	    wop(set_opaque(p), "setxattr %s", p) ||
+	    wop(create_file(pth(x, p, "u"), "u\n"), "create %s", x))
+		return -1;
+	set_primed(k);
+	return naive_unlink_all(d, x_content, 1) ||
+	       wop(rmdir(d), "rmdir %s", d) ||
+	       wop(rename(p, d), "rename %s %s", p, d) ||
+	       wop(mkwhiteout(p), "mknod %s", p);
+}
+
 /* step(i): transition i of the recipe */
 static int step(unsigned long i)
 {
@@ -417,6 +545,10 @@ static int step(unsigned long i)
 		       wop(rename(s, q), "rename s %s", q) ||
 		       wop(rmdir(q), "rmdir %s", q) ||
 		       wop(mkwhiteout(q), "mknod %s", q);
+	case R_RENAME_WHITEOUT:
+		return step_rename_whiteout(k);
+	case R_RENAME_WH_DIR_P_LOWER:
+		return step_wh_dir_p_lower(k);
 	}
 	return 0;
 }
@@ -607,21 +739,162 @@ static void un_content(const char *path, const char *lower)
 	close(fd);
 }
 
-/* the directory dk the writer works on (none yet: -1) */
-static long cur_k(char *b, char *q, const char *base)
+/* the bucket and index of the names the writer works on (none: -1) */
+static long cur_bucket(char *b, const char *base)
 {
 	unsigned long primed = load(&sh->primed);
 
 	if (!primed)
 		return -1;
 	pth(b, base, "b%03lu", (primed - 1) / BUCKET);
-	pth(q, b, "d%02lu", (primed - 1) % BUCKET);
-	return primed - 1;
+	return (primed - 1) % BUCKET;
+}
+
+/*
+ * An upper name that the union shows throughout the transition: absent
+ * or a whiteout would hide it (or show the lower object).
+ */
+static void up_present(const char *path, mode_t type,
+		       const char *const *cover, int n)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			viol(V_UPPER_ERRNO, "upper %s: %s", rel(path), strerror(errno));
+		else
+			viol(V_UPPER_ABSENT, "upper %s: absent", rel(path));
+		return;
+	}
+	if ((st.st_mode & S_IFMT) != type) {
+		viol(V_UPPER_TYPE, "upper %s: %s", rel(path),
+		     is_whiteout(&st) ? "a whiteout" : "wrong type");
+		return;
+	}
+	if (type == S_IFDIR && n)
+		up_cover(path, cover, n);
+}
+
+/* upper qK of rename-whiteout: absent (lower-only) or a file, never a whiteout */
+static void up_not_whiteout(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			viol(V_UPPER_ERRNO, "upper %s: %s", rel(path), strerror(errno));
+		return;
+	}
+	if (!S_ISREG(st.st_mode))
+		viol(V_UPPER_TYPE, "upper %s: %s", rel(path),
+		     is_whiteout(&st) ? "a whiteout hides the lower file" :
+		     "wrong type");
+}
+
+static void obs_upper_per_transition(void)
+{
+	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+	long k = cur_bucket(b, up_r);
+
+	if (k < 0)
+		return;
+	switch (recipe) {
+	case R_RENAME_WH_DIR:
+		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, 0);
+		break;
+	case R_RENAME_WHITEOUT:
+		/* Q first: the transition only moves forward */
+		up_not_whiteout(pth(q, b, "q%02ld", k));
+		up_check(pth(p, b, "p%02ld", k), S_IFREG, NULL, 0, 0);
+		break;
+	case R_RENAME_WH_DIR_P_LOWER:
+		up_present(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1);
+		up_check(pth(p, b, "p%02ld", k), S_IFDIR, x_content, 1, 0);
+		break;
+	}
+}
+
+/* a union name that exists throughout the transition */
+static int un_exists(const char *path, mode_t type)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			viol(V_UNION_ABSENT, "union %s: absent", rel(path));
+		else
+			viol(V_UNION_ERRNO, "union lstat %s: %s", rel(path), strerror(errno));
+		return 0;
+	}
+	if ((st.st_mode & S_IFMT) != type) {
+		viol(V_UNION_TYPE, "union %s: mode %o", rel(path), st.st_mode);
+		return 0;
+	}
+	return 1;
+}
+
+/* the content of a union file ("" when it cannot be read) */
+static void un_read(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	if (n > 0)
+		buf[n] = 0;
+	close(fd);
+}
+
+static void obs_union_per_transition(void)
+{
+	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX], x[PATH_MAX], c[64];
+	long k = cur_bucket(b, mnt_r);
+	struct stat st;
+
+	if (k < 0)
+		return;
+	switch (recipe) {
+	case R_RENAME_WH_DIR:
+		pth(q, b, "d%02ld", k);
+		un_type(q, S_IFDIR);
+		un_gone(pth(p, q, "x"));
+		un_readdir(q, x_content, 1);
+		break;
+	case R_RENAME_WHITEOUT:
+		pth(q, b, "q%02ld", k);
+		pth(p, b, "p%02ld", k);
+		if (!un_exists(q, S_IFREG))
+			break;
+		/* once Q shows P's content, P is gone for good */
+		un_read(q, c, sizeof(c));
+		if (!strcmp(c, LOWER_P) && !lstat(p, &st))
+			viol(V_LOWER_VISIBLE, "union %s: visible after %s showed its content",
+			     rel(p), rel(q));
+		break;
+	case R_RENAME_WH_DIR_P_LOWER:
+		pth(q, b, "d%02ld", k);
+		pth(p, b, "p%02ld", k);
+		if (!un_exists(q, S_IFDIR))
+			break;
+		un_gone(pth(x, q, "x"));
+		un_readdir(q, x_content, 1);
+		/* once Q holds u, P is gone for good */
+		if (!lstat(pth(x, q, "u"), &st) && !lstat(p, &st))
+			viol(V_LOWER_VISIBLE, "union %s: visible after %s/u showed",
+			     rel(p), rel(q));
+		un_gone(pth(x, p, "x"));
+		break;
+	}
+	un_readdir(b, NULL, 0);
 }
 
 static void obs_upper(void)
 {
-	char p[PATH_MAX], q[PATH_MAX], b[PATH_MAX];
+	char p[PATH_MAX], q[PATH_MAX];
 
 	switch (recipe) {
 	case R_RMDIR_MKDIR:
@@ -634,9 +907,8 @@ static void obs_upper(void)
 	case R_UNLINK_CREATE:
 		up_check(pth(p, up_r, "F"), S_IFREG, NULL, 0, 0);
 		break;
-	case R_RENAME_WH_DIR:
-		if (cur_k(b, q, up_r) >= 0)
-			up_check(q, S_IFDIR, x_content, 1, 0);
+	default:
+		obs_upper_per_transition();
 		break;
 	}
 }
@@ -667,13 +939,8 @@ static void obs_union(void)
 		un_content(p, LOWER_F);
 		un_readdir(mnt_r, NULL, 0);
 		break;
-	case R_RENAME_WH_DIR:
-		if (cur_k(b, q, mnt_r) < 0)
-			break;
-		un_type(q, S_IFDIR);
-		un_gone(pth(p, q, "x"));
-		un_readdir(q, x_content, 1);
-		un_readdir(b, NULL, 0);
+	default:
+		obs_union_per_transition();
 		break;
 	}
 }
@@ -737,10 +1004,66 @@ static int prep_dir(const char *path)
 	return 0;
 }
 
+/*
+ * prep_linked(path, first, content): the file at path; the first one of
+ * a bucket (first empty) is made and its path kept in first, the others
+ * are hard links of it (one inode per bucket)
+ */
+static int prep_linked(const char *path, char *first, const char *content)
+{
+	if (!first[0]) {
+		if (prep_file(path, content))
+			return -1;
+		snprintf(first, PATH_MAX, "%s", path);
+		return 0;
+	}
+	if (link(first, path)) {
+		fprintf(stderr, "ul-race: link %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* the names of the recipes with one set of lower names per transition */
+static int prepare_per_transition(int r)
+{
+	char dir[PATH_MAX], b[PATH_MAX], n[PATH_MAX], x[PATH_MAX];
+	char first_a[PATH_MAX], first_b[PATH_MAX];
+	unsigned long k, i;
+
+	pth(dir, opt_lower, "%s", recipe_names[r]);
+	for (k = 0; k < opt_count; k++) {
+		i = k % BUCKET;
+		pth(b, dir, "b%03lu", k / BUCKET);
+		if (!i) {
+			if (prep_dir(b))
+				return -1;
+			first_a[0] = first_b[0] = 0;
+		}
+		switch (r) {
+		case R_RENAME_WHITEOUT:
+			if (prep_linked(pth(n, b, "p%02lu", i), first_a, LOWER_P) ||
+			    prep_linked(pth(n, b, "q%02lu", i), first_b, LOWER_Q))
+				return -1;
+			break;
+		case R_RENAME_WH_DIR_P_LOWER:
+			if (prep_dir(pth(n, b, "p%02lu", i)) ||
+			    prep_linked(pth(x, n, "x"), first_b, "lower-x\n"))
+				return -1;
+			/* fall through */
+		case R_RENAME_WH_DIR:
+			if (prep_dir(pth(n, b, "d%02lu", i)) ||
+			    prep_linked(pth(x, n, "x"), first_a, "lower-x\n"))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int prepare(void)
 {
-	char r[PATH_MAX], p[PATH_MAX], b[PATH_MAX], d[PATH_MAX], x[PATH_MAX];
-	unsigned long k;
+	char r[PATH_MAX], p[PATH_MAX], b[PATH_MAX];
 	int i;
 
 	for (i = 0; i < NR_RECIPES; i++) {
@@ -751,22 +1074,9 @@ static int prepare(void)
 		    prep_file(pth(b, r, "F"), LOWER_F))
 			return 2;
 	}
-	/* the dirs of rename-over-whiteout-dir; x: one inode per bucket */
-	pth(r, opt_lower, "%s", recipe_names[R_RENAME_WH_DIR]);
-	for (k = 0; k < opt_count; k++) {
-		pth(b, r, "b%03lu", k / BUCKET);
-		if (k % BUCKET == 0 && prep_dir(b))
+	for (i = 0; i < NR_RECIPES; i++)
+		if (per_transition(i) && prepare_per_transition(i))
 			return 2;
-		if (prep_dir(pth(d, b, "d%02lu", k % BUCKET)))
-			return 2;
-		if (k % BUCKET == 0) {
-			if (prep_file(pth(x, d, "x"), "lower-x\n"))
-				return 2;
-		} else if (link(x, pth(p, d, "x"))) {
-			fprintf(stderr, "ul-race: link %s: %s\n", p, strerror(errno));
-			return 2;
-		}
-	}
 	return 0;
 }
 
@@ -780,7 +1090,8 @@ static void usage(void)
 		"               [--count N] [--observers K] [--timeout SECS]\n"
 		"               [--until-caught]\n"
 		"       ul-race --naive --upper UPPER --lower LOWER --recipe R ...\n"
-		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir\n");
+		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir |\n"
+		"   rename-whiteout | rename-over-whiteout-dir-p-lower\n");
 	exit(2);
 }
 
@@ -880,13 +1191,15 @@ int main(int argc, char **argv)
 	pth(up_r, opt_upper, "%s", rn);
 	if (opt_union)
 		pth(mnt_r, opt_union, "%s", rn);
-	if (lstat(pth(b, lo_r, recipe == R_RENAME_WH_DIR ? "b000/d00" : "P"), &st)) {
+	if (lstat(pth(b, lo_r, per_transition(recipe) ? "b000" : "P"), &st)) {
 		printf("%s: error: lower %s: %s (run --prepare first)\n", rn, b,
 		       strerror(errno));
 		return 2;
 	}
-	if (recipe == R_RENAME_WH_DIR &&
+	if (per_transition(recipe) &&
 	    lstat(pth(b, lo_r, "b%03lu/d%02lu", (opt_count - 1) / BUCKET,
+		      (opt_count - 1) % BUCKET), &st) &&
+	    lstat(pth(b, lo_r, "b%03lu/p%02lu", (opt_count - 1) / BUCKET,
 		      (opt_count - 1) % BUCKET), &st)) {
 		printf("%s: error: lower %s: %s (prepared for fewer transitions)\n",
 		       rn, b, strerror(errno));

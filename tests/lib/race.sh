@@ -8,7 +8,8 @@ RACE_LOWER=$UL_EXT2/lower
 RACE_UPPER=$UL_EXT4/upper
 RACE_WORK=$UL_EXT4/work
 RACE_MNT=/mnt/union
-RACE_RECIPES="rmdir-mkdir rename unlink-create rename-over-whiteout-dir"
+RACE_RECIPES="rmdir-mkdir rename unlink-create rename-over-whiteout-dir
+rename-whiteout rename-over-whiteout-dir-p-lower"
 RACE_OBSERVERS=3
 RACE_TIMEOUT=600
 

@@ -10,7 +10,7 @@ SCEN="rmdir-merged rmdir-lower mkdir-over-whiteout create-over-whiteout
 symlink-over-whiteout mknod-over-whiteout link-over-whiteout unlink-lower
 unlink-upper rename-negative rename-onto-whiteout rename-upper-onto-whiteout
 noreplace-onto-whiteout rename-dir-over-whiteouts
-rename-dir-over-whiteouts-p-lower rename-existing"
+rename-dir-over-whiteouts-p-lower rename-existing rename-lower-q"
 ul_start trace=1 || exit 1
 P=/sys/module/unionlite/parameters/naive
 rc=0
