@@ -193,7 +193,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	struct dentry *temp;
 	struct kstat stat, pstat;
 	unsigned int prot;
-	int err;
+	int origin, err;
 
 	mutex_lock(&ui->lock);
 	err = 0;
@@ -244,13 +244,34 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
+	/*
+	 * The origin keeps the object's inode number (ino.c); the parent is
+	 * marked impure before the copy shows in it, so that no readdir of
+	 * it reports the upper inode's number for the copy.
+	 */
+	origin = ul_set_origin(ufs, ui->lower, temp);
+	err = origin;
+	if (origin < 0)
+		goto out_cleanup;
+	if (origin && !S_ISDIR(stat.mode)) {
+		err = ul_set_impure(ufs, d_inode(parent), upperdir);
+		if (err)
+			goto out_cleanup;
+	}
 	err = ul_copy_up_install(ufs, temp, upperdir, dentry);
 	if (err)
 		goto out_cleanup;
 	ul_restore_times(ufs, upperdir, &pstat);
 
-	/* temp now names the upper object; the reference goes to the inode */
-	inode->i_ino = d_inode(temp)->i_ino;
+	/*
+	 * temp now names the upper object; the reference goes to the inode.
+	 * Its number stays the lower one's unless the lower object had
+	 * other links (ino.c).
+	 */
+	if (origin)
+		set_bit(UL_ORIGIN, &ui->flags);
+	if (!S_ISDIR(stat.mode) && (!origin || stat.nlink != 1))
+		inode->i_ino = ul_upper_d_ino(ufs, d_inode(temp)->i_ino);
 	WRITE_ONCE(ui->prot, prot);
 	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
 	 * the pointer sees a complete upper object

@@ -612,26 +612,45 @@ out_release:
 	return err;
 }
 
+/*
+ * A copied-up non-directory keeps its lower inode number (ino.c): the
+ * directory it moves or is linked into must be marked impure first, for
+ * readdir to report that number. Mounter's credentials.
+ */
+static int ul_impure_for(struct ul_fs *ufs, struct dentry *obj,
+			 struct dentry *dir)
+{
+	if (d_is_dir(obj) || !test_bit(UL_ORIGIN, &UL_E(obj)->flags))
+		return 0;
+	return ul_set_impure(ufs, d_inode(dir), ul_dentry_upper(dir));
+}
+
 static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 {
 	struct super_block *sb = dentry->d_sb;
+	struct dentry *linked = attr->hardlink;
 	const struct cred *old_cred;
 	int err;
 
 	err = ul_want_write(sb);
 	if (err)
 		return err;
-	if (attr->hardlink) {
-		struct dentry *old = attr->hardlink;
-
-		err = ul_copy_up(old);
+	if (linked) {
+		err = ul_copy_up(linked);
 		if (err)
 			goto out_drop_write;
-		attr->hardlink = ul_dentry_upper(old);
+		attr->hardlink = ul_dentry_upper(linked);
 	}
 	err = ul_copy_up(dentry->d_parent);
 	if (err)
 		goto out_drop_write;
+	if (linked) {
+		old_cred = ul_override_creds(sb);
+		err = ul_impure_for(UL_FS(sb), linked, dentry->d_parent);
+		revert_creds(old_cred);
+		if (err)
+			goto out_drop_write;
+	}
 
 	ul_init_owner(d_inode(dentry->d_parent), attr);
 	old_cred = ul_override_creds_owner(sb, attr);
@@ -1178,6 +1197,13 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 		goto out_drop_write;
 
 	old_cred = ul_override_creds(sb);
+	if (olddir != newdir) {
+		err = ul_impure_for(UL_FS(sb), old, new->d_parent);
+		if (!err && exchange)
+			err = ul_impure_for(UL_FS(sb), new, old->d_parent);
+		if (err)
+			goto out_revert;
+	}
 	if (new_pos)
 		expect = ul_dentry_upper(new);
 	if (replaced && d_is_dir(new) && ul_dentry_lower(new) && expect) {

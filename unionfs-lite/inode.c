@@ -148,8 +148,9 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 {
 	struct dentry *real = upper ? upper : lower;
 	struct inode *realinode, *inode;
+	const struct cred *old_cred;
 	struct ul_inode *ui;
-	bool hashed;
+	bool hashed, origin;
 	umode_t mode;
 
 	if (WARN_ON(!real)) {
@@ -181,13 +182,13 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	ui->__upper = upper;
 	ui->lower = lower;
 	ui->flags = opaque ? BIT(UL_OPAQUE) : 0;
-	if (upper) {
-		const struct cred *old_cred = ul_override_creds(sb);
-
+	old_cred = ul_override_creds(sb);
+	if (upper)
 		ui->prot = ul_read_protattr(UL_FS(sb), upper);
-		revert_creds(old_cred);
-	}
-	inode->i_ino = realinode->i_ino;
+	inode->i_ino = ul_object_ino(sb, upper, lower, opaque, &origin);
+	revert_creds(old_cred);
+	if (origin)
+		set_bit(UL_ORIGIN, &ui->flags);
 	mode = realinode->i_mode;
 	inode->i_mode = mode;
 	inode->i_flags |= S_NOATIME | S_NOCMTIME;
@@ -281,7 +282,9 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
  * @request_mask: STATX_* wanted
  * @query_flags: AT_STATX_* flags
  *
- * st_dev is the union's for every object; st_ino is the real object's.
+ * st_dev is the union's for every object, st_ino the union inode's
+ * number (ino.c). A merged directory has one link, as on overlayfs: its
+ * subdirectories are not counted.
  *
  * Return: 0 or a negative errno from vfs_getattr().
  */
@@ -297,9 +300,14 @@ int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
 	old_cred = ul_override_creds(dentry->d_sb);
 	err = vfs_getattr(&realpath, stat, request_mask, query_flags);
 	revert_creds(old_cred);
-	if (!err)
-		stat->dev = dentry->d_sb->s_dev;
-	return err;
+	if (err)
+		return err;
+	stat->dev = dentry->d_sb->s_dev;
+	stat->ino = d_inode(dentry)->i_ino;
+	if (d_is_dir(dentry) && ul_dentry_upper(dentry) &&
+	    ul_dentry_lower(dentry))
+		stat->nlink = 1;
+	return 0;
 }
 
 /**

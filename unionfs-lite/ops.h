@@ -78,6 +78,16 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			 unsigned int flags);
 int ul_check_opaque(struct ul_fs *ufs, struct dentry *upper);
 
+/* ino.c */
+void ul_init_ino_map(struct ul_fs *ufs);
+u64 ul_object_ino(struct super_block *sb, struct dentry *upper,
+		  struct dentry *lower, bool opaque, bool *origin);
+int ul_set_origin(struct ul_fs *ufs, struct dentry *lower, struct dentry *temp);
+int ul_set_impure(struct ul_fs *ufs, struct inode *dir, struct dentry *upperdir);
+bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir);
+u64 ul_lower_d_ino(struct ul_fs *ufs, u64 ino);
+u64 ul_upper_d_ino(struct ul_fs *ufs, u64 ino);
+
 /* inode.c */
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct dentry *lower, bool opaque);
@@ -107,6 +117,7 @@ void ul_dir_modified(struct inode *dir);
 /* readdir.c */
 extern const struct file_operations ul_dir_fops;
 int ul_check_empty(struct dentry *dentry);
+void ul_dir_cache_release(struct inode *inode);
 
 /* copy_up.c */
 int ul_copy_up(struct dentry *dentry);

@@ -2,21 +2,34 @@
 /*
  * unionlite: merged readdir.
  *
- * An open union directory builds, on first read, a list of its names:
- * the upper directory's names in the upper directory's order, then the
- * lower directory's names that upper does not have (when the directory is
- * merged or lower-only). Whiteouts are not listed but mask the lower name.
+ * A union directory with an upper directory is read from a list of its
+ * names: the upper directory's names in the upper directory's order, then
+ * the lower directory's names that upper does not have (when the
+ * directory is merged). Whiteouts are not listed but mask the lower name.
  * An rbtree keyed by name makes the merge O(n log n); an array indexed by
  * position makes every seek O(1). Positions: 0 is ".", 1 is "..", n + 2 is
  * entry n, so telldir()/seekdir() values stay valid for the life of the
- * open directory. The list is rebuilt only when a reader starts over from
- * the beginning after a change made through the union.
+ * open directory.
+ *
+ * The list belongs to the directory's union inode (ul_inode->dcache) and
+ * is shared by every open of the directory: the first read after a change
+ * made through the union (ul_inode->version) builds a new one, which the
+ * next opens share; an open file keeps the list it reads (a reference)
+ * until it starts over from the beginning. Its memory is charged to the
+ * process that builds it (GFP_KERNEL_ACCOUNT).
  *
  * A directory that is only in the lower layer has nothing to merge: its
  * readdir and seeks go straight to the real directory (one open real
  * file per open union directory), with the d_ino of "." and ".." made
  * the union's. When a reader starts over after the directory was copied
  * up, it switches to the merged list.
+ *
+ * Every d_ino is the union's inode number of the entry (ino.c): a lower
+ * entry's is mapped from the lower d_ino, an upper entry's from the upper
+ * d_ino, except for the entries whose number is not their upper inode's:
+ * a merged subdirectory (looked up in upper to see whether it is opaque)
+ * and, in a directory marked impure, a copied-up non-directory (looked
+ * up in upper for its origin).
  */
 
 #include <linux/file.h>
@@ -24,20 +37,26 @@
 #include <linux/mm.h>
 #include <linux/namei.h>
 #include <linux/rbtree.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include "ops.h"
 
 struct ul_cache_entry {
 	struct rb_node node;		/* in ul_dir_cache.root, by name */
 	struct list_head next;		/* in build order */
-	u64 ino;			/* d_ino reported by the real layer */
+	u64 ino;			/* d_ino: the real layer's, then the union's */
+	u64 lower_ino;			/* an upper entry's lower namesake's */
 	unsigned int type;		/* DT_* */
+	unsigned int lower_type;	/* DT_* of the lower namesake, or 0 */
+	bool upper;			/* from the upper directory */
 	bool whiteout;			/* upper whiteout: masks, not listed */
 	int len;
 	char name[];
 };
 
 struct ul_dir_cache {
+	refcount_t ref;			/* the inode's, and each reader's */
+	u64 version;			/* UL_I(dir)->version it lists */
 	struct rb_root root;
 	struct list_head entries;
 	struct ul_cache_entry **ents;	/* listed entries, by position - 2 */
@@ -47,8 +66,7 @@ struct ul_dir_cache {
 /* An open union directory. */
 struct ul_dir_file {
 	struct mutex lock;		/* protects the fields below */
-	struct ul_dir_cache *cache;	/* NULL until the first read */
-	u64 version;			/* UL_I(dir)->version of the cache */
+	struct ul_dir_cache *cache;	/* a reference; NULL until read */
 	struct file *realfile;		/* lower-only: read straight through */
 };
 
@@ -56,12 +74,14 @@ struct ul_dir_file {
 struct ul_real_ctx {
 	struct dir_context ctx;
 	struct dir_context *caller;
+	struct ul_fs *ufs;
 	u64 dot_ino, dotdot_ino;
 };
 
 struct ul_readdir_data {
 	struct dir_context ctx;
 	struct ul_dir_cache *cache;
+	bool lower;			/* reading the lower directory */
 	int err;
 };
 
@@ -75,6 +95,12 @@ static void ul_cache_free(struct ul_dir_cache *cache)
 		kfree(e);
 	kvfree(cache->ents);
 	kfree(cache);
+}
+
+static void ul_cache_put(struct ul_dir_cache *cache)
+{
+	if (cache && refcount_dec_and_test(&cache->ref))
+		ul_cache_free(cache);
 }
 
 /* Find @name, or the link where it would go. */
@@ -117,16 +143,24 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
-	if (ul_cache_find(cache, name, len, &link, &parent))
-		return true;	/* upper wins */
+	e = ul_cache_find(cache, name, len, &link, &parent);
+	if (e) {
+		/* upper wins; its number may be the lower namesake's */
+		e->lower_ino = ino;
+		e->lower_type = type;
+		return true;
+	}
 
-	e = kmalloc(struct_size(e, name, len + 1), GFP_KERNEL);
+	e = kmalloc(struct_size(e, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!e) {
 		rdd->err = -ENOMEM;
 		return false;
 	}
 	e->ino = ino;
+	e->lower_ino = 0;
 	e->type = type;
+	e->lower_type = 0;
+	e->upper = !rdd->lower;
 	e->whiteout = false;
 	e->len = len;
 	memcpy(e->name, name, len);
@@ -183,7 +217,61 @@ static int ul_mark_whiteouts(struct ul_fs *ufs, struct dentry *upperdir,
 	return 0;
 }
 
-static struct ul_dir_cache *ul_cache_build(struct dentry *dentry)
+/* The union's d_ino of an upper entry (see the top of this file). */
+static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
+			      struct ul_cache_entry *e, bool impure)
+{
+	struct ul_fs *ufs = UL_FS(sb);
+	bool merged = e->type == DT_DIR && e->lower_type == DT_DIR;
+	struct dentry *d;
+	bool origin;
+	u64 ino;
+	int opaque;
+
+	if (!merged && !(impure && e->type != DT_DIR))
+		return ul_upper_d_ino(ufs, e->ino);
+	d = lookup_one_unlocked(ul_upper_userns(ufs), e->name, upperdir,
+				e->len);
+	if (IS_ERR(d))
+		return ul_upper_d_ino(ufs, e->ino);
+	ino = ul_upper_d_ino(ufs, e->ino);
+	if (d_really_is_positive(d)) {
+		if (merged) {
+			opaque = ul_check_opaque(ufs, d);
+			if (!opaque)
+				ino = ul_lower_d_ino(ufs, e->lower_ino);
+		} else {
+			ino = ul_object_ino(sb, d, NULL, false, &origin);
+		}
+	}
+	dput(d);
+	return ino;
+}
+
+/* Replace the real layers' d_ino of every listed entry by the union's. */
+static void ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
+			     struct ul_dir_cache *cache)
+{
+	struct ul_fs *ufs = UL_FS(sb);
+	bool impure = upper && ul_is_impure(ufs, upper);
+	struct ul_cache_entry *e;
+
+	list_for_each_entry(e, &cache->entries, next) {
+		if (e->whiteout)
+			continue;
+		if (e->upper)
+			e->ino = ul_upper_entry_ino(sb, upper, e, impure);
+		else
+			e->ino = ul_lower_d_ino(ufs, e->ino);
+	}
+}
+
+/*
+ * The names of a union directory; with @want_ino, each with the union's
+ * d_ino (ul_check_empty() needs only the names).
+ */
+static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
+					   bool want_ino)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct ul_inode *ui = UL_E(dentry);
@@ -195,9 +283,10 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry)
 	unsigned int n = 0;
 	int err = 0;
 
-	cache = kzalloc(sizeof(*cache), GFP_KERNEL);
+	cache = kzalloc(sizeof(*cache), GFP_KERNEL_ACCOUNT);
 	if (!cache)
 		return ERR_PTR(-ENOMEM);
+	refcount_set(&cache->ref, 1);
 	cache->root = RB_ROOT;
 	INIT_LIST_HEAD(&cache->entries);
 	rdd.cache = cache;
@@ -214,8 +303,11 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry)
 		struct path path = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
 
 		rdd.ctx.pos = 0;
+		rdd.lower = true;
 		err = ul_read_real_dir(&path, &rdd);
 	}
+	if (!err && want_ino)
+		ul_cache_set_ino(dentry->d_sb, upper, cache);
 	revert_creds(old_cred);
 	if (err)
 		goto out_free;
@@ -224,7 +316,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry)
 		if (!e->whiteout)
 			n++;
 	cache->ents = kvmalloc_array(max(n, 1U), sizeof(*cache->ents),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 	err = -ENOMEM;
 	if (!cache->ents)
 		goto out_free;
@@ -238,6 +330,46 @@ out_free:
 	return ERR_PTR(err);
 }
 
+/*
+ * The directory's list for its current version (a reference): the shared
+ * one if it is current, else a new one, which becomes the shared one.
+ */
+static struct ul_dir_cache *ul_cache_get(struct dentry *dentry)
+{
+	struct ul_inode *ui = UL_E(dentry);
+	u64 version = READ_ONCE(ui->version);
+	struct ul_dir_cache *cache;
+
+	mutex_lock(&ui->lock);
+	cache = ui->dcache;
+	if (cache && cache->version == version) {
+		refcount_inc(&cache->ref);
+		goto out_unlock;
+	}
+	cache = ul_cache_build(dentry, true);
+	if (IS_ERR(cache))
+		goto out_unlock;
+	cache->version = version;
+	refcount_inc(&cache->ref);	/* the inode's */
+	ul_cache_put(ui->dcache);
+	ui->dcache = cache;
+out_unlock:
+	mutex_unlock(&ui->lock);
+	return cache;
+}
+
+/**
+ * ul_dir_cache_release - drop a directory's shared readdir list
+ * @inode: the union inode, being evicted
+ */
+void ul_dir_cache_release(struct inode *inode)
+{
+	struct ul_inode *ui = UL_I(inode);
+
+	ul_cache_put(ui->dcache);
+	ui->dcache = NULL;
+}
+
 /**
  * ul_check_empty - does a union directory list no names?
  * @dentry: the union directory
@@ -248,13 +380,13 @@ out_free:
  */
 int ul_check_empty(struct dentry *dentry)
 {
-	struct ul_dir_cache *cache = ul_cache_build(dentry);
+	struct ul_dir_cache *cache = ul_cache_build(dentry, false);
 	int err;
 
 	if (IS_ERR(cache))
 		return PTR_ERR(cache);
 	err = cache->count ? -ENOTEMPTY : 0;
-	ul_cache_free(cache);
+	ul_cache_put(cache);
 	return err;
 }
 
@@ -267,6 +399,8 @@ static bool ul_fill_real(struct dir_context *ctx, const char *name, int len,
 		ino = rc->dot_ino;
 	else if (len == 2 && name[0] == '.' && name[1] == '.')
 		ino = rc->dotdot_ino;
+	else
+		ino = ul_lower_d_ino(rc->ufs, ino);
 	return rc->caller->actor(rc->caller, name, len, pos, ino, type);
 }
 
@@ -280,6 +414,7 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 	struct ul_real_ctx rc = {
 		.ctx.actor = ul_fill_real,
 		.caller = ctx,
+		.ufs = UL_FS(file_inode(file)->i_sb),
 		.dot_ino = file_inode(file)->i_ino,
 		.dotdot_ino = parent_ino(file->f_path.dentry),
 	};
@@ -314,15 +449,14 @@ static int ul_iterate(struct file *file, struct dir_context *ctx)
 		err = ul_iterate_real(file, od, ctx);
 		goto out_unlock;
 	}
-	if (!od->cache || (ctx->pos <= 2 && od->version != version)) {
-		cache = ul_cache_build(file->f_path.dentry);
+	if (!od->cache || (ctx->pos <= 2 && od->cache->version != version)) {
+		cache = ul_cache_get(file->f_path.dentry);
 		err = PTR_ERR(cache);
 		if (IS_ERR(cache))
 			goto out_unlock;
 		err = 0;
-		ul_cache_free(od->cache);
+		ul_cache_put(od->cache);
 		od->cache = cache;
-		od->version = version;
 	}
 	if (!dir_emit_dots(file, ctx))
 		goto out_unlock;
@@ -402,7 +536,7 @@ static int ul_dir_release(struct inode *inode, struct file *file)
 
 	if (od->realfile)
 		fput(od->realfile);
-	ul_cache_free(od->cache);
+	ul_cache_put(od->cache);
 	kfree(od);
 	return 0;
 }

@@ -71,6 +71,7 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 	ui->flags = 0;
 	ui->prot = 0;
 	ui->version = 0;
+	ui->dcache = NULL;
 	return &ui->vfs_inode;
 }
 
@@ -85,6 +86,7 @@ static void ul_evict_inode(struct inode *inode)
 
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
+	ul_dir_cache_release(inode);
 	dput(ui->__upper);
 	dput(ui->lower);
 }
@@ -517,6 +519,7 @@ static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 	/* the lower layer is never written through the union */
 	mnt->mnt_flags |= MNT_READONLY | MNT_NOATIME;
 	ufs->lower_mnt = mnt;
+	ul_init_ino_map(ufs);
 
 	/*
 	 * One union per upper and work dir: two unions writing one upper

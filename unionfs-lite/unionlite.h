@@ -20,6 +20,8 @@
 #define UL_XATTR_PREFIX		"trusted.overlay."
 #define UL_XATTR_OPAQUE		UL_XATTR_PREFIX "opaque"
 #define UL_XATTR_PROTATTR	UL_XATTR_PREFIX "protattr"
+#define UL_XATTR_ORIGIN		UL_XATTR_PREFIX "origin"
+#define UL_XATTR_IMPURE		UL_XATTR_PREFIX "impure"
 #define UL_WORK_NAME		"work"
 
 /**
@@ -54,6 +56,7 @@ struct ul_config {
  *	work dir's is released with @workbase)
  * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
  *	(probed at mount; the part 2 recipes choose by it)
+ * @same_fs: both layers on one filesystem: inode numbers are not mapped
  * @whiteout_lock: protects @whiteout
  * @whiteout: the shared whiteout work/#whiteout, which new whiteouts are
  *	hard links of; NULL until the first one is needed
@@ -70,6 +73,7 @@ struct ul_fs {
 	atomic_long_t tmp_counter;
 	bool upper_locked;
 	bool rename_whiteout;
+	bool same_fs;
 	spinlock_t whiteout_lock;	/* protects @whiteout */
 	struct dentry *whiteout;
 };
@@ -78,6 +82,10 @@ struct ul_fs {
 enum {
 	/* The upper directory is opaque (trusted.overlay.opaque = y). */
 	UL_OPAQUE,
+	/* The upper object was copied up and records its origin. */
+	UL_ORIGIN,
+	/* The upper directory is marked impure (trusted.overlay.impure). */
+	UL_IMPURE,
 };
 
 /**
@@ -88,12 +96,14 @@ enum {
  *	directory; NULL when there is none or it is hidden
  * @key: the real inode this union inode is hashed on (the topmost one);
  *	compared, never dereferenced, by the inode hash lookup
- * @flags: UL_OPAQUE
+ * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE
  * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
  *	inode does not carry (they are in trusted.overlay.protattr)
- * @lock: serializes copy-up of this object
+ * @lock: serializes copy-up of this object, and the readdir cache
  * @version: directories: bumped under the union i_rwsem each time a name
  *	in this directory changes; readdir caches compare it
+ * @dcache: directories: the readdir cache of the current @version, shared
+ *	by every open of the directory (readdir.c), or NULL
  * @vfs_inode: the VFS inode
  *
  * There is one union inode per real object: union inodes are hashed on
@@ -103,6 +113,8 @@ enum {
  * link (each name gets its own upper copy), so each name has its own
  * union inode until then.
  */
+struct ul_dir_cache;
+
 struct ul_inode {
 	struct dentry *__upper;
 	struct dentry *lower;
@@ -111,6 +123,7 @@ struct ul_inode {
 	unsigned int prot;
 	struct mutex lock;	/* copy-up of this object */
 	u64 version;
+	struct ul_dir_cache *dcache;
 	struct inode vfs_inode;
 };
 

@@ -12,7 +12,7 @@ ul_meta() { # ul_meta DIR NAME...: owner, mode, mtime and user xattrs
 	local d=$1 n
 	shift
 	for n in "$@"; do
-		echo "$n: $(stat -c '%A %u:%g mtime=%Y' "$d/$n") $(getfattr --absolute-names -h -d -m - "$d/$n" 2>/dev/null | grep = | sort | tr '\n' ' ')"
+		echo "$n: $(stat -c '%A %u:%g mtime=%Y' "$d/$n") $(getfattr --absolute-names -h -d -m - "$d/$n" 2>/dev/null | grep = | ul_mask_origin | sort | tr '\n' ' ')"
 	done
 }
 
@@ -71,7 +71,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul_meta $L d d/inner s p c u x
 	ul_meta $U d d/inner s p c u x
 	echo "f: lower $(stat -c '%A %u:%g' $L/f), upper $(stat -c '%A %u:%g' $U/f)"
-	getfattr -d -m - $U/f --absolute-names 2>/dev/null | grep = | sort
+	getfattr -d -m - $U/f --absolute-names 2>/dev/null | grep = | ul_mask_origin | sort
 	echo "## concurrent copy-up"
 	ul-union-sys race $UL_MNT/big 8
 	echo "big: upper size $(stat -c %s $U/big)"
@@ -86,7 +86,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul-union-sys setxattr $UL_MNT/opq trusted.other t
 	ul-union-sys listxattr $UL_MNT/opq
 	ul-union-sys as 1000 1000 listxattr $UL_MNT/opq
-	getfattr --absolute-names -d -m - $U/opq | grep = | sort
+	getfattr --absolute-names -d -m - $U/opq | grep = | ul_mask_origin | sort
 	ul-union-sys mknod $UL_MNT/wh c 0 0 644
 	ul-union-sys mknod $UL_MNT/null c 1 3 644
 	ul_umount || exit 1
