@@ -10,6 +10,7 @@
 #   make soak            the long runs (tests with KIND=soak)
 #   make crash-soak N=1000   N power cuts on each upper, a table per transition
 #   make race-soak N=100000  N racing transitions per recipe on unionlite
+#   make fuzz SEEDS=20 OPS=2000  the differential test against overlayfs, longer
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -17,7 +18,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak race-soak
+.PHONY: all demo test shell check clean kernels bench soak crash-soak race-soak fuzz
 
 all: test
 
@@ -47,6 +48,11 @@ crash-soak:
 race-soak:
 	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
 	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
+
+# make fuzz SEEDS=20 OPS=2000: ul-diff against overlayfs on new seeds
+fuzz:
+	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) VARIANTS=base \
+	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/base/diff-fuzz.out; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine mutant

@@ -10,10 +10,11 @@
 
 here=$UL_TOP/qemu-boot
 if [ $# = 0 ]; then
-	# every test but the benchmarks and soaks (KIND=bench or soak in
-	# test.conf), which run only when named (make bench, make soak)
+	# every test but the benchmarks, soaks and fuzz runs (KIND=bench,
+	# soak or fuzz in test.conf), which run only when named (make bench,
+	# make soak, make fuzz)
 	set -- $(cd "$UL_TOP/tests" && for d in */guest.sh; do
-		grep -qsE '^KIND=(bench|soak)' "${d%/guest.sh}/test.conf" || echo "${d%/guest.sh}"
+		grep -qsE '^KIND=(bench|soak|fuzz)' "${d%/guest.sh}/test.conf" || echo "${d%/guest.sh}"
 	done)
 fi
 

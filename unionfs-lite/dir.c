@@ -1057,12 +1057,13 @@ out_unlock:
 /*
  * Rename in the upper layer, choosing the recipe. @expect is the object
  * upper/Q must be when the union target is positive (NULL: none, Q is
- * lower-only). On success *@q_lower says whether a lower name is behind Q
- * and *@opaqued whether P was marked opaque on the way.
+ * lower-only). On success *@q_lower says whether a lower name is behind Q,
+ * *@opaqued whether P was marked opaque on the way and, for an exchange,
+ * *@new_opaqued whether Q was (a directory landing on a lower name).
  */
 static int ul_rename_upper(struct dentry *old, struct dentry *new,
 			   unsigned int flags, struct dentry *expect,
-			   bool *q_lower, bool *opaqued)
+			   bool *q_lower, bool *opaqued, bool *new_opaqued)
 {
 	struct ul_fs *ufs = UL_FS(old->d_sb);
 	struct ul_rename_ctx rc = {
@@ -1116,13 +1117,21 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 		goto out_dput;
 
 	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
-	if (!exchange && *q_lower && d_is_dir(old) &&
+	if (*q_lower && d_is_dir(old) &&
 	    !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
 		/* P lands over a lower name: lower Q must stay hidden */
 		err = ul_set_opaque(ufs, rc.oldupper);
 		if (err)
 			goto out_dput;
 		*opaqued = true;
+	}
+	if (exchange && p_lower && d_is_dir(new) &&
+	    !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
+		/* and the exchange puts Q over P's lower name */
+		err = ul_set_opaque(ufs, rc.newupper);
+		if (err)
+			goto out_dput;
+		*new_opaqued = true;
 	}
 
 	if (exchange)
@@ -1164,7 +1173,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	bool replaced = new_pos && !exchange;
 	struct dentry *expect = NULL, *emptied = NULL;
 	const struct cred *old_cred;
-	bool opaqued = false;
+	bool opaqued = false, new_opaqued = false;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
@@ -1172,8 +1181,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	/* no redirects: a directory that exists in lower does not move */
 	if (d_is_dir(old) && ul_dentry_lower(old))
 		return -EXDEV;
-	if (exchange && ((d_is_dir(new) && (ul_dentry_lower(new) || p_lower)) ||
-			 (d_is_dir(old) && q_lower)))
+	if (exchange && d_is_dir(new) && ul_dentry_lower(new))
 		return -EXDEV;
 	if (replaced && d_is_dir(new)) {
 		err = ul_check_empty(new);
@@ -1217,7 +1225,8 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 			goto out_revert;
 		expect = emptied;
 	}
-	err = ul_rename_upper(old, new, flags, expect, &q_lower, &opaqued);
+	err = ul_rename_upper(old, new, flags, expect, &q_lower, &opaqued,
+			      &new_opaqued);
 	/*
 	 * Recipe 4's first half put a new, empty opaque directory at upper/Q
 	 * and removed the old one. If the rest failed, the union dentry of Q
@@ -1232,14 +1241,13 @@ out_revert:
 	if (err)
 		goto out_drop_write;
 
-	if (exchange) {
-		ul_set_lower_name(old, q_lower);
+	ul_set_lower_name(old, q_lower);
+	if (exchange)
 		ul_set_lower_name(new, p_lower);
-	} else {
-		ul_set_lower_name(old, q_lower);
-		if (opaqued)
-			set_bit(UL_OPAQUE, &UL_E(old)->flags);
-	}
+	if (opaqued)
+		set_bit(UL_OPAQUE, &UL_E(old)->flags);
+	if (new_opaqued)
+		set_bit(UL_OPAQUE, &UL_E(new)->flags);
 	ul_dir_modified(olddir);
 	if (newdir != olddir)
 		ul_dir_modified(newdir);

@@ -473,6 +473,15 @@ static int ul_xattr_set(struct dentry *dentry, struct inode *inode,
 	err = ul_want_write(inode->i_sb);
 	if (err)
 		return err;
+	if (!value && !ul_dentry_upper(dentry)) {
+		/* nothing to remove: no copy-up (as overlayfs) */
+		old_cred = ul_override_creds(inode->i_sb);
+		err = vfs_getxattr(ul_lower_userns(ufs), ul_dentry_lower(dentry),
+				   name, NULL, 0);
+		revert_creds(old_cred);
+		if (err == -ENODATA)
+			goto out_drop_write;
+	}
 	err = ul_copy_up(dentry);
 	if (err)
 		goto out_drop_write;
