@@ -619,25 +619,33 @@ out:
 	close(fd);
 }
 
+/* up_check() flags: what the upper name may also be */
+#define UP_ABSENT	1	/* absent: the lower object shows */
+#define UP_WHITEOUT	2	/* a whiteout */
+
 /*
- * up_check(path, type, cover, n, absent_ok): the upper name is a whiteout
- * or an object of type (S_IFDIR, S_IFREG); directories are checked by
- * up_cover() when cover names are given.
+ * up_check(path, type, cover, n, flags): the upper name is an object of
+ * type (S_IFDIR, S_IFREG), or absent or a whiteout where flags allow;
+ * directories are checked by up_cover() when cover names are given.
  */
 static void up_check(const char *path, mode_t type, const char *const *cover,
-		     int n, int absent_ok)
+		     int n, int flags)
 {
 	struct stat st;
 
 	if (lstat(path, &st)) {
 		if (errno != ENOENT)
 			viol(V_UPPER_ERRNO, "upper %s: %s", rel(path), strerror(errno));
-		else if (!absent_ok)
+		else if (!(flags & UP_ABSENT))
 			viol(V_UPPER_ABSENT, "upper %s: absent", rel(path));
 		return;
 	}
-	if (is_whiteout(&st))
+	if (is_whiteout(&st)) {
+		if (!(flags & UP_WHITEOUT))
+			viol(V_UPPER_TYPE, "upper %s: a whiteout hides the name",
+			     rel(path));
 		return;
+	}
 	if ((st.st_mode & S_IFMT) != type) {
 		viol(V_UPPER_TYPE, "upper %s: mode %o", rel(path), st.st_mode);
 		return;
@@ -750,47 +758,6 @@ static long cur_bucket(char *b, const char *base)
 	return (primed - 1) % BUCKET;
 }
 
-/*
- * An upper name that the union shows throughout the transition: absent
- * or a whiteout would hide it (or show the lower object).
- */
-static void up_present(const char *path, mode_t type,
-		       const char *const *cover, int n)
-{
-	struct stat st;
-
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			viol(V_UPPER_ERRNO, "upper %s: %s", rel(path), strerror(errno));
-		else
-			viol(V_UPPER_ABSENT, "upper %s: absent", rel(path));
-		return;
-	}
-	if ((st.st_mode & S_IFMT) != type) {
-		viol(V_UPPER_TYPE, "upper %s: %s", rel(path),
-		     is_whiteout(&st) ? "a whiteout" : "wrong type");
-		return;
-	}
-	if (type == S_IFDIR && n)
-		up_cover(path, cover, n);
-}
-
-/* upper qK of rename-whiteout: absent (lower-only) or a file, never a whiteout */
-static void up_not_whiteout(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			viol(V_UPPER_ERRNO, "upper %s: %s", rel(path), strerror(errno));
-		return;
-	}
-	if (!S_ISREG(st.st_mode))
-		viol(V_UPPER_TYPE, "upper %s: %s", rel(path),
-		     is_whiteout(&st) ? "a whiteout hides the lower file" :
-		     "wrong type");
-}
-
 static void obs_upper_per_transition(void)
 {
 	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
@@ -800,16 +767,16 @@ static void obs_upper_per_transition(void)
 		return;
 	switch (recipe) {
 	case R_RENAME_WH_DIR:
-		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, 0);
+		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, UP_WHITEOUT);
 		break;
 	case R_RENAME_WHITEOUT:
 		/* Q first: the transition only moves forward */
-		up_not_whiteout(pth(q, b, "q%02ld", k));
-		up_check(pth(p, b, "p%02ld", k), S_IFREG, NULL, 0, 0);
+		up_check(pth(q, b, "q%02ld", k), S_IFREG, NULL, 0, UP_ABSENT);
+		up_check(pth(p, b, "p%02ld", k), S_IFREG, NULL, 0, UP_WHITEOUT);
 		break;
 	case R_RENAME_WH_DIR_P_LOWER:
-		up_present(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1);
-		up_check(pth(p, b, "p%02ld", k), S_IFDIR, x_content, 1, 0);
+		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, 0);
+		up_check(pth(p, b, "p%02ld", k), S_IFDIR, x_content, 1, UP_WHITEOUT);
 		break;
 	}
 }
@@ -898,14 +865,14 @@ static void obs_upper(void)
 
 	switch (recipe) {
 	case R_RMDIR_MKDIR:
-		up_check(pth(p, up_r, "P"), S_IFDIR, p_content, 2, 0);
+		up_check(pth(p, up_r, "P"), S_IFDIR, p_content, 2, UP_WHITEOUT);
 		break;
 	case R_RENAME:
-		up_check(pth(p, up_r, "P"), S_IFDIR, p_content, 2, 0);
-		up_check(pth(q, up_r, "Q"), S_IFDIR, NULL, 0, 1);
+		up_check(pth(p, up_r, "P"), S_IFDIR, p_content, 2, UP_WHITEOUT);
+		up_check(pth(q, up_r, "Q"), S_IFDIR, NULL, 0, UP_ABSENT | UP_WHITEOUT);
 		break;
 	case R_UNLINK_CREATE:
-		up_check(pth(p, up_r, "F"), S_IFREG, NULL, 0, 0);
+		up_check(pth(p, up_r, "F"), S_IFREG, NULL, 0, UP_WHITEOUT);
 		break;
 	default:
 		obs_upper_per_transition();
