@@ -234,6 +234,18 @@ static bool ul_overlap(const struct path *a, const struct path *b)
 static int ul_check_layers(struct fs_context *fc, const struct path *lower,
 			   const struct path *upper, const struct path *work)
 {
+	/*
+	 * The union mirrors each real inode's i_uid/i_gid and calls the
+	 * layers' operations without an idmapping. Over an idmapped layer
+	 * the union would show other owners than the layer shows, and so
+	 * let a caller do what the layer refuses (a file the layer shows as
+	 * owned by 0 would be chmod-able by its on-disk owner through the
+	 * union). Refuse rather than honour half of it.
+	 */
+	if (is_idmapped_mnt(lower->mnt))
+		return invalfc(fc, "lowerdir is on an idmapped mount: not supported");
+	if (is_idmapped_mnt(upper->mnt))
+		return invalfc(fc, "upperdir is on an idmapped mount: not supported");
 	if (upper->mnt->mnt_sb != work->mnt->mnt_sb)
 		return ul_fail(fc, -EXDEV, "upperdir and workdir are on different filesystems");
 	if (upper->mnt != work->mnt)

@@ -15,16 +15,7 @@ mkdir -p $B/upper/sub $B/work2/up
 
 # try OPTIONS: mount with OPTIONS, print the errno and the kernel message
 try() {
-	echo "\$ mount -o $1" | sed "s|$B|B|g; s|$UL_EXT2|E2|g"
-	dmesg -c >/dev/null
-	if mount -t unionlite -o "$1" none $UL_MNT 2>/tmp/err; then
-		echo "mounted (unexpected)"
-		umount $UL_MNT
-	else
-		sed 's/.*failed: //' /tmp/err
-	fi
-	dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite/p'
-	echo "workdir: [$(ls -A $B/work | tr '\n' ' ')]"
+	ul_try_mount $B "$1"
 }
 good="lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/work"
 try "upperdir=$B/upper,workdir=$B/work"

@@ -69,6 +69,26 @@ ul_obj() {
 	fi
 }
 
+# ul_try_mount BASE OPTIONS: mount the union with OPTIONS, expecting a
+# refusal; print the options (BASE shown as B, $UL_EXT2 as E2), the
+# errno, the kernel message and what is left in BASE/work. Returns 1 if
+# the mount succeeded (it is then unmounted again).
+ul_try_mount() {
+	local rc=0
+	echo "\$ mount -o $2" | sed "s|$1|B|g; s|$UL_EXT2|E2|g"
+	dmesg -c >/dev/null
+	if mount -t unionlite -o "$2" none $UL_MNT 2>/tmp/err; then
+		echo "mounted (unexpected)"
+		umount $UL_MNT
+		rc=1
+	else
+		sed 's/.*failed: //' /tmp/err
+	fi
+	dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite/p'
+	echo "workdir: [$(ls -A "$1/work" | tr '\n' ' ')]"
+	return $rc
+}
+
 # ul_tree DIR: every object below DIR, sorted by path
 ul_tree() {
 	(cd "$1" && find . -mindepth 1 | sort) | while read -r p; do
