@@ -51,6 +51,32 @@ elif [ "$variant" = mutant ]; then
 		cat "$out/build.log" >&2
 		ul_die "the ext2 mutant failed to build as a module"
 	}
+	# Three unionlite mutants for tests/diff-mutants, each one edit that
+	# the differential tester must catch: a copy-up that drops S_IWGRP,
+	# a readdir that lists the whiteouts of one-letter names, a rename
+	# of a lower name over an existing name that leaves no whiteout.
+	ul_mutate() {
+		local n=$1 file=$2 from=$3 to=$4
+		local dir=$UL_BUILD/mod-$variant/unionlite-m$n
+		# edited in a staging copy: the build copy changes (and
+		# rebuilds) only when the source or the edit does
+		rm -rf "$dir.src"
+		cp -r "$UL_TOP/unionfs-lite" "$dir.src"
+		grep -qF "$from" "$dir.src/$file" ||
+			ul_die "unionlite mutant $n: its edit no longer applies to $file"
+		F=$from T=$to perl -0pi -e 's/\Q$ENV{F}\E/$ENV{T}/' "$dir.src/$file"
+		ul_sync_dir "$dir.src" "$dir"
+		ul_kmake -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 || {
+			cat "$dir/build.log" >&2
+			ul_die "unionlite mutant $n failed to build"
+		}
+	}
+	ul_mutate 1 copy_up.c "attr.ia_mode = stat->mode;" \
+		"attr.ia_mode = stat->mode & ~S_IWGRP;"
+	ul_mutate 2 readdir.c "e->whiteout = ul_is_whiteout(d);" \
+		"e->whiteout = ul_is_whiteout(d) && e->len > 1;"
+	ul_mutate 3 dir.c "		err = ul_rename_whiteout_flag(&rc);" \
+		"		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir, rc.newupper, 0);"
 else
 	mkdir -p "$out"
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||

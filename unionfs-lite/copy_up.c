@@ -247,9 +247,13 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	/*
 	 * The origin keeps the object's inode number (ino.c); the parent is
 	 * marked impure before the copy shows in it, so that no readdir of
-	 * it reports the upper inode's number for the copy.
+	 * it reports the upper inode's number for the copy. As in overlayfs
+	 * (without its index), a copy of one link of a hard-linked file is
+	 * a file of its own: no origin, the upper inode's number.
 	 */
-	origin = ul_set_origin(ufs, ui->lower, temp);
+	origin = 0;
+	if (S_ISDIR(stat.mode) || stat.nlink == 1)
+		origin = ul_set_origin(ufs, ui->lower, temp);
 	err = origin;
 	if (origin < 0)
 		goto out_cleanup;
@@ -270,8 +274,11 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	 */
 	if (origin)
 		set_bit(UL_ORIGIN, &ui->flags);
-	if (!S_ISDIR(stat.mode) && (!origin || stat.nlink != 1))
+	if (!S_ISDIR(stat.mode) && !origin) {
 		inode->i_ino = ul_upper_d_ino(ufs, d_inode(temp)->i_ino);
+		/* the parent's listings hold the old number */
+		ul_dir_renumbered(d_inode(parent));
+	}
 	WRITE_ONCE(ui->prot, prot);
 	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
 	 * the pointer sees a complete upper object

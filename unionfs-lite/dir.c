@@ -108,8 +108,22 @@ MODULE_PARM_DESC(no_rename_whiteout,
  */
 void ul_dir_modified(struct inode *dir)
 {
-	UL_I(dir)->version++;
+	ul_dir_renumbered(dir);
 	ul_copyattr(dir);
+}
+
+/**
+ * ul_dir_renumbered - the inode number of an entry of a directory changed
+ * @dir: the union directory, locked or not (a copy-up locks only the
+ *	upper directory)
+ *
+ * Its readdir list is rebuilt when next started, with the new d_ino.
+ */
+void ul_dir_renumbered(struct inode *dir)
+{
+	struct ul_inode *ui = UL_I(dir);
+
+	WRITE_ONCE(ui->version, READ_ONCE(ui->version) + 1);
 }
 
 /*
@@ -1117,17 +1131,22 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 		goto out_dput;
 
 	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
-	if (*q_lower && d_is_dir(old) &&
+	/*
+	 * A directory that lands in a directory with a lower layer is made
+	 * opaque, as overlayfs does: over a lower name, lower Q must stay
+	 * hidden; elsewhere, a name the lower layer gains later must not
+	 * merge into it.
+	 */
+	if ((*q_lower || UL_E(new->d_parent)->lower) && d_is_dir(old) &&
 	    !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
-		/* P lands over a lower name: lower Q must stay hidden */
 		err = ul_set_opaque(ufs, rc.oldupper);
 		if (err)
 			goto out_dput;
 		*opaqued = true;
 	}
-	if (exchange && p_lower && d_is_dir(new) &&
-	    !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
-		/* and the exchange puts Q over P's lower name */
+	if (exchange && (p_lower || UL_E(old->d_parent)->lower) &&
+	    d_is_dir(new) && !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
+		/* and the exchange puts Q where P was */
 		err = ul_set_opaque(ufs, rc.newupper);
 		if (err)
 			goto out_dput;

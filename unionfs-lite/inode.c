@@ -549,17 +549,21 @@ static int ul_acl_xattr_set(const struct xattr_handler *handler,
 			    size_t size, int flags)
 {
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
+	struct inode *real = ul_real_inode(inode);
 	struct posix_acl *acl = NULL;
 	int type = handler->flags;
 	int err;
 
-	if (!IS_POSIXACL(d_inode(ufs->upper_mnt->mnt_root)))
-		return -EOPNOTSUPP;
 	if (value) {
 		acl = posix_acl_from_xattr(&init_user_ns, value, size);
 		if (IS_ERR(acl))
 			return PTR_ERR(acl);
 	}
+	/* no ACLs on the upper layer, or none on this kind of object */
+	err = -EOPNOTSUPP;
+	if (!IS_POSIXACL(d_inode(ufs->upper_mnt->mnt_root)) ||
+	    !real || !real->i_op->set_acl)
+		goto out_release;
 	err = acl ? -EACCES : 0;
 	if (type == ACL_TYPE_DEFAULT && !S_ISDIR(inode->i_mode))
 		goto out_release;

@@ -113,6 +113,7 @@ extern const struct inode_operations ul_symlink_iops;
 /* dir.c */
 extern const struct inode_operations ul_dir_iops;
 void ul_dir_modified(struct inode *dir);
+void ul_dir_renumbered(struct inode *dir);
 
 /* readdir.c */
 extern const struct file_operations ul_dir_fops;

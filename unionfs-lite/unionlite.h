@@ -100,8 +100,9 @@ enum {
  * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
  *	inode does not carry (they are in trusted.overlay.protattr)
  * @lock: serializes copy-up of this object, and the readdir cache
- * @version: directories: bumped under the union i_rwsem each time a name
- *	in this directory changes; readdir caches compare it
+ * @version: directories: bumped each time a name in this directory
+ *	changes (under the union i_rwsem) or an entry's inode number does
+ *	(at copy-up); readdir caches compare it
  * @dcache: directories: the readdir cache of the current @version, shared
  *	by every open of the directory (readdir.c), or NULL
  * @vfs_inode: the VFS inode

@@ -6,6 +6,9 @@
  *
  *   ul-diff lower DIR SEED
  *   ul-diff run A B SEED OPS [CHECK]
+ *   ul-diff cmp [-u] A B LABEL
+ *   ul-diff replay A B FILE
+ *   ul-diff min DIR SEED FILE
  *
  * "lower" fills DIR (before any union is mounted on it) with a tree made
  * from SEED: directories up to three deep, files of several sizes,
@@ -16,13 +19,33 @@
  * "run" applies the same OPS random operations (from SEED) to the union
  * mounted at A and to the one mounted at B, each operation first on A,
  * then on B, by root or, in a child with setresuid/setresgid, by uid 1000
- * or 1001 (no supplementary groups). After each operation the results
- * must match: the return value (0/-1, or the byte count) and errno.
- * Every CHECK operations (default 50) and at the end both trees are
- * walked and must match: names, types, mode, owner, size, the content's
- * hash, symlink targets, user.* xattrs, a non-directory's link count,
- * readdir against lookup, and, within each union, no (st_dev, st_ino)
- * shared by two objects that are not hard links of one another.
+ * or 1001 (no supplementary groups). Paths are drawn from what A holds
+ * (its last walk and what the operations made since), new names in its
+ * directories, and random paths. After each operation the results must
+ * match: the return value (0/-1, a byte count, or an operation's own
+ * summary) and errno. Every CHECK operations (default 50) and at the end
+ * both trees are walked and must match: names, types, mode, owner, size,
+ * device numbers, the content's hash, symlink targets, user.* xattrs and
+ * POSIX ACLs, a non-directory's link count, readdir against lookup,
+ * which paths are one object (the same (st_dev, st_ino)), and, in B,
+ * readdir's d_ino against st_ino.
+ *
+ * "cmp" walks two trees and compares them in the same way, once; with
+ * -u the trees are upper layers (compared raw), and trusted.overlay.*
+ * xattrs but impure count too, and a whiteout is only a whiteout. It prints "cmp LABEL: N objects, M mismatches".
+ *
+ * "replay" runs the operations listed in FILE ("-": standard input; one
+ * "UID KIND 'P' 'Q' ARG" line each, or run's replay lines, where "walk"
+ * marks where run compared the trees) on A and B, prints each one's
+ * results and compares the trees at each walk and at the end.
+ *
+ * "min" shrinks a diverging run (its replay lines in FILE, up to the
+ * first mismatch) by delta debugging: each trial makes SEED's lower tree
+ * and fresh uppers in DIR, mounts overlayfs at /mnt/ma and unionlite at
+ * /mnt/mb, runs a subset and compares results and trees, then, unmounted,
+ * the two upper layers. The shortest
+ * diverging list is printed as a script for ul_diff_case
+ * (tests/lib/diff.sh), the form of the cases in tests/diff-cases.
  *
  * Output (standard output, deterministic for a given SEED and behaviour):
  *
@@ -42,13 +65,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/falloc.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -58,6 +85,7 @@
 
 #define MAX_MISMATCH	20
 #define MAX_OBJS	4096
+#define MAX_POOL	1024
 
 /* ---- the random source: splitmix64, the same on every machine ---- */
 
@@ -188,12 +216,16 @@ static int make_lower(const char *top, uint64_t seed)
 
 enum { OP_CREAT, OP_TRUNC_OPEN, OP_APPEND, OP_TRUNCATE, OP_MKDIR, OP_RMDIR,
 	OP_UNLINK, OP_RENAME, OP_LINK, OP_SYMLINK, OP_MKFIFO, OP_CHMOD,
-	OP_CHOWN, OP_UTIMES, OP_SETX, OP_REMOVEX, OP_READ, NR_OPS };
+	OP_CHOWN, OP_UTIMES, OP_SETX, OP_REMOVEX, OP_READ, OP_FALLOCATE,
+	OP_ACL, OP_FCNTL, OP_FD_RENAME, OP_CWD_RMDIR, OP_READDIR_MOD, NR_OPS,
+	/* not drawn: where run walked both trees, for replay and min */
+	OP_WALK = NR_OPS };
 
-static const char *const op_names[NR_OPS] = {
+static const char *const op_names[NR_OPS + 1] = {
 	"creat", "open-trunc", "append", "truncate", "mkdir", "rmdir",
 	"unlink", "rename", "link", "symlink", "mkfifo", "chmod", "chown",
-	"utimes", "setxattr", "removexattr", "read",
+	"utimes", "setxattr", "removexattr", "read", "fallocate", "acl",
+	"fcntl", "fd-rename", "cwd-rmdir", "readdir-mod", "walk",
 };
 
 struct op {
@@ -201,6 +233,7 @@ struct op {
 	unsigned int uid;
 	unsigned int arg;	/* mode, length, flags... */
 	char p[PATH_MAX], q[PATH_MAX];
+	unsigned long no;	/* its number in the run (replay lines) */
 };
 
 /* the result of one operation: return value and errno, and a hash of
@@ -221,6 +254,47 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
+/*
+ * The paths A holds: refilled from every walk of A, added to when an
+ * operation makes a name on A. Only A's results feed it, so a seed gives
+ * the same operations whatever B does.
+ */
+static char (*pool)[PATH_MAX];
+static unsigned char *pool_dir;
+static int npool;
+
+static void pool_add(const char *path, int dir)
+{
+	if (npool == MAX_POOL || !*path)
+		return;
+	snprintf(pool[npool], PATH_MAX, "%s", path);
+	pool_dir[npool++] = dir;
+}
+
+/* a path for an operation: one A holds (1/2), a new name in one of A's
+ * directories (1/4), or a random one (1/4)
+ */
+static void gen_path(char *buf, size_t size)
+{
+	unsigned int r = pick(4), i, tries;
+
+	if (!npool || r == 3) {
+		rpath(buf, size);
+		return;
+	}
+	i = pick(npool);
+	if (r < 2) {
+		snprintf(buf, size, "%s", pool[i]);
+		return;
+	}
+	for (tries = 0; !pool_dir[i] && tries < 4; tries++)
+		i = pick(npool);
+	if (pool_dir[i])
+		snprintf(buf, size, "%s/%s", pool[i], names[pick(NR_NAMES)]);
+	else
+		snprintf(buf, size, "%s", names[pick(NR_NAMES)]);
+}
+
 static void gen_op(struct op *op)
 {
 	static const unsigned int uids[] = { 0, 0, 0, 1000, 1001 };
@@ -228,12 +302,137 @@ static void gen_op(struct op *op)
 	op->kind = pick(NR_OPS);
 	op->uid = uids[pick(5)];
 	op->arg = rnd() & 0xffff;
-	rpath(op->p, sizeof(op->p));
-	rpath(op->q, sizeof(op->q));
+	gen_path(op->p, sizeof(op->p));
+	gen_path(op->q, sizeof(op->q));
+}
+
+/* POSIX ACL xattrs in the kernel's format (uapi posix_acl_xattr.h) */
+struct acl_entry {
+	uint16_t tag, perm;
+	uint32_t id;
+};
+
+static int set_acl(const char *p, const char *name, unsigned int arg)
+{
+	struct {
+		uint32_t version;
+		struct acl_entry e[5];
+	} acl = { 2, {
+		{ 0x01, 6, -1U },			/* user:: rw- */
+		{ 0x02, arg & 7, 1000 },		/* user:1000: */
+		{ 0x04, (arg >> 3) & 7, -1U },		/* group:: */
+		{ 0x10, 7, -1U },			/* mask:: rwx */
+		{ 0x20, (arg >> 6) & 5, -1U },		/* other:: */
+	} };
+
+	return lsetxattr(p, name, &acl, sizeof(acl), 0);
+}
+
+/*
+ * readdir-mod: list P in two reads with a new entry made in between;
+ * every entry there before must be listed exactly once. The result is
+ * twice the number of those seen, plus 1 if one of the first 64 came
+ * twice; whether the
+ * new entry is listed is unspecified, so it is left out.
+ */
+static long readdir_mod(const char *p, unsigned int arg)
+{
+	char seen[64][NAME_MAX + 1], fresh[PATH_MAX];
+	int nseen = 0, dup = 0, i, fd, reads = 0;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(p);
+	if (!d)
+		return -1;
+	snprintf(fresh, sizeof(fresh), "zz%u", arg % 10);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, fresh))
+			continue;
+		for (i = 0; i < nseen && i < 64; i++)
+			if (!strcmp(seen[i], de->d_name))
+				dup = 1;
+		if (nseen < 64)
+			snprintf(seen[nseen], NAME_MAX + 1, "%s", de->d_name);
+		nseen++;
+		if (++reads == 2) {
+			fd = openat(dirfd(d), fresh, O_WRONLY | O_CREAT | O_EXCL, 0600);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	closedir(d);
+	return nseen * 2 + dup;
+}
+
+/*
+ * cwd-rmdir (run in a child): make P the working directory, remove it,
+ * then create "x" in it. -1 with errno when chdir or rmdir fails, else
+ * 1 if the create succeeded, or 100 + its errno.
+ */
+static long cwd_rmdir(const char *p)
+{
+	int fd;
+
+	if (chdir(p) || rmdir(p))
+		return -1;
+	fd = open("x", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return 100 + errno;
+}
+
+/*
+ * fd-rename: open P, rename it to Q, then write (arg odd: opened
+ * read-write) or read (opened read-only) through the descriptor.
+ */
+static long fd_rename(const char *p, const char *q, unsigned int arg, uint64_t *hash)
+{
+	char buf[4096];
+	long ret;
+	int fd;
+
+	fd = open(p, (arg & 1 ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	ret = rename(p, q);
+	if (!ret && arg & 1) {
+		ret = write(fd, "moved\n", 6);
+	} else if (!ret) {
+		ret = read(fd, buf, sizeof(buf));
+		if (ret > 0)
+			*hash = fnv(*hash, buf, ret);
+	}
+	close(fd);
+	return ret;
+}
+
+/* fcntl: set O_APPEND/O_NOATIME/O_DIRECT by F_SETFL, then the flags kept */
+static long fcntl_flags(const char *p, unsigned int arg)
+{
+	int want = (arg & 1 ? O_APPEND : 0) | (arg & 2 ? O_NOATIME : 0) |
+		   (arg & 4 ? O_DIRECT : 0);
+	long ret;
+	int fd;
+
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	ret = fcntl(fd, F_SETFL, want);
+	if (!ret)
+		ret = fcntl(fd, F_GETFL) & (O_APPEND | O_NOATIME | O_DIRECT);
+	close(fd);
+	return ret;
 }
 
 static long do_op(const char *top, const struct op *op, uint64_t *hash)
 {
+	static const int fa_modes[] = {
+		0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	};
 	char p[PATH_MAX], q[PATH_MAX], buf[4096];
 	struct timeval tv[2];
 	long ret = -1;
@@ -276,13 +475,19 @@ static long do_op(const char *top, const struct op *op, uint64_t *hash)
 	case OP_UNLINK:
 		return unlink(p);
 	case OP_RENAME:
-		switch (op->arg % 3) {
+		switch (op->arg % 7) {
 		case 0:
-			return rename(p, q);
 		case 1:
+			return rename(p, q);
+		case 2:
+		case 3:
 			return renameat2(AT_FDCWD, p, AT_FDCWD, q, RENAME_NOREPLACE);
-		default:
+		case 4:
+		case 5:
 			return renameat2(AT_FDCWD, p, AT_FDCWD, q, RENAME_EXCHANGE);
+		default:
+			/* neither union takes it from a caller */
+			return renameat2(AT_FDCWD, p, AT_FDCWD, q, RENAME_WHITEOUT);
 		}
 	case OP_LINK:
 		return link(p, q);
@@ -316,19 +521,48 @@ static long do_op(const char *top, const struct op *op, uint64_t *hash)
 			ret = -1;
 		close(fd);
 		return ret;
+	case OP_FALLOCATE:
+		fd = open(p, O_WRONLY | O_NONBLOCK | O_NOFOLLOW);
+		if (fd < 0)
+			return -1;
+		ret = fallocate(fd, fa_modes[op->arg % 3], op->arg % 8192,
+				1 + (op->arg >> 2) % 20000);
+		close(fd);
+		return ret;
+	case OP_ACL:
+		switch (op->arg % 3) {
+		case 0:
+			return set_acl(p, "system.posix_acl_access", op->arg >> 2);
+		case 1:
+			return set_acl(p, "system.posix_acl_default", op->arg >> 2);
+		default:
+			return lremovexattr(p, op->arg & 4 ? "system.posix_acl_access" :
+					    "system.posix_acl_default");
+		}
+	case OP_FCNTL:
+		return fcntl_flags(p, op->arg);
+	case OP_FD_RENAME:
+		return fd_rename(p, q, op->arg, hash);
+	case OP_CWD_RMDIR:
+		return cwd_rmdir(p);
+	case OP_READDIR_MOD:
+		return readdir_mod(p, op->arg);
 	}
 	errno = EINVAL;
 	return -1;
 }
 
-/* run op on top as op->uid (in a child for a user); the result in *r */
+/*
+ * Run @op on @top as op->uid; the result in *r. Users' operations, and
+ * any that changes the working directory, run in a child.
+ */
 static void run_op(const char *top, const struct op *op, struct res *r)
 {
 	int pfd[2], status;
 	pid_t pid;
 
 	r->hash = 0xcbf29ce484222325ULL;
-	if (!op->uid) {
+	if (!op->uid && op->kind != OP_CWD_RMDIR) {
 		errno = 0;
 		r->ret = do_op(top, op, &r->hash);
 		r->err = r->ret < 0 ? errno : 0;
@@ -341,8 +575,9 @@ static void run_op(const char *top, const struct op *op, struct res *r)
 		exit(2);
 	if (!pid) {
 		close(pfd[0]);
-		if (setgroups(0, NULL) || setresgid(op->uid, op->uid, op->uid) ||
-		    setresuid(op->uid, op->uid, op->uid))
+		if (op->uid && (setgroups(0, NULL) ||
+				setresgid(op->uid, op->uid, op->uid) ||
+				setresuid(op->uid, op->uid, op->uid)))
 			_exit(3);
 		errno = 0;
 		r->ret = do_op(top, op, &r->hash);
@@ -360,13 +595,35 @@ static void run_op(const char *top, const struct op *op, struct res *r)
 	close(pfd[0]);
 }
 
+/* what a successful operation on A made: its names join the pool */
+static void pool_note(const struct op *op)
+{
+	switch (op->kind) {
+	case OP_CREAT:
+	case OP_SYMLINK:
+	case OP_MKFIFO:
+		pool_add(op->p, 0);
+		break;
+	case OP_MKDIR:
+		pool_add(op->p, 1);
+		break;
+	case OP_LINK:
+	case OP_RENAME:
+	case OP_FD_RENAME:
+		pool_add(op->q, 0);
+		break;
+	}
+}
+
 /* ---- the walk ---- */
 
 struct obj {
 	char path[PATH_MAX];
 	struct stat st;
-	uint64_t hash;		/* content, link target, xattrs */
+	uint64_t hash;		/* the content */
+	char xattrs[512];	/* "name=hash " for each xattr that counts */
 	char target[PATH_MAX];
+	int same;		/* index of the first object with its (st_dev, st_ino) */
 };
 
 struct tree {
@@ -374,26 +631,48 @@ struct tree {
 	int n;
 	int overflow;
 	int readdir_mismatch;
+	int d_ino_mismatch;
+	char d_ino_first[PATH_MAX + 64];	/* the first with d_ino != st_ino */
 };
+
+/* the walk of an upper layer: trusted.overlay.* xattrs count too */
+static int walk_upper;
+/* B's d_ino must equal st_ino (unionlite's promise; not overlayfs's) */
+static int d_ino_check = 1;
 
 static int cmp_obj(const void *a, const void *b)
 {
 	return strcmp(((const struct obj *)a)->path, ((const struct obj *)b)->path);
 }
 
-static uint64_t xattr_hash(const char *p)
+static int xattr_counts(const char *name)
 {
-	char list[4096], val[256];
-	uint64_t h = 0xcbf29ce484222325ULL;
+	/*
+	 * trusted.overlay.impure is a hint for readdir that overlayfs sets
+	 * at every copy-up and drops when a listing finds it unneeded: it
+	 * depends on what was listed when
+	 */
+	return !strncmp(name, "user.", 5) ||
+	       !strncmp(name, "system.posix_acl_", 17) ||
+	       (walk_upper && !strncmp(name, "trusted.overlay.", 16) &&
+		strcmp(name, "trusted.overlay.impure"));
+}
+
+/* the xattrs of @p that count, sorted, as "name=hash " into @out */
+static void xattr_list(const char *p, char *out, size_t size)
+{
+	char list[4096], val[512];
 	ssize_t len, vlen;
 	char *name, *sorted[64];
+	size_t o = 0;
 	int n = 0, i, j;
 
+	*out = 0;
 	len = llistxattr(p, list, sizeof(list));
 	if (len <= 0)
-		return h;
+		return;
 	for (name = list; name < list + len && n < 64; name += strlen(name) + 1)
-		if (!strncmp(name, "user.", 5))
+		if (xattr_counts(name))
 			sorted[n++] = name;
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0 && strcmp(sorted[j - 1], sorted[j]) > 0; j--) {
@@ -402,13 +681,12 @@ static uint64_t xattr_hash(const char *p)
 			sorted[j] = sorted[j - 1];
 			sorted[j - 1] = t;
 		}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && o < size; i++) {
 		vlen = lgetxattr(p, sorted[i], val, sizeof(val));
-		h = fnv(h, sorted[i], strlen(sorted[i]) + 1);
-		if (vlen > 0)
-			h = fnv(h, val, vlen);
+		o += snprintf(out + o, size - o, "%s=%04x ", sorted[i],
+			      (unsigned int)(fnv(0xcbf29ce484222325ULL, val,
+						 vlen > 0 ? vlen : 0) & 0xffff));
 	}
-	return h;
 }
 
 static void walk(const char *top, const char *rel, struct tree *t)
@@ -443,8 +721,13 @@ static void walk(const char *top, const char *rel, struct tree *t)
 			t->readdir_mismatch++;
 			continue;
 		}
+		if (de->d_ino != o->st.st_ino && !t->d_ino_mismatch++)
+			snprintf(t->d_ino_first, sizeof(t->d_ino_first), "%s (d_ino %llu, st_ino %llu)",
+				 r, (unsigned long long)de->d_ino,
+				 (unsigned long long)o->st.st_ino);
 		t->n++;
-		o->hash = xattr_hash(p);
+		o->hash = 0xcbf29ce484222325ULL;
+		xattr_list(p, o->xattrs, sizeof(o->xattrs));
 		if (S_ISREG(o->st.st_mode)) {
 			fd = open(p, O_RDONLY);
 			if (fd >= 0) {
@@ -463,31 +746,40 @@ static void walk(const char *top, const char *rel, struct tree *t)
 	closedir(d);
 }
 
-/* (st_dev, st_ino) shared by two objects that are not hard links */
-static int shared_inos(struct tree *t)
+/* walk @top into @t, sorted by path, each object's identity noted */
+static void walk_tree(const char *top, struct tree *t)
 {
-	int i, j, shared = 0;
+	int i, j;
 
-	for (i = 0; i < t->n; i++)
-		for (j = i + 1; j < t->n; j++)
-			if (t->objs[i].st.st_ino == t->objs[j].st.st_ino &&
-			    t->objs[i].st.st_dev == t->objs[j].st.st_dev &&
-			    (S_ISDIR(t->objs[i].st.st_mode) ||
-			     t->objs[i].hash != t->objs[j].hash ||
-			     t->objs[i].st.st_nlink < 2))
-				shared++;
-	return shared;
+	if (!t->objs) {
+		t->objs = calloc(MAX_OBJS, sizeof(struct obj));
+		if (!t->objs)
+			exit(2);
+	}
+	t->n = t->overflow = t->readdir_mismatch = t->d_ino_mismatch = 0;
+	walk(top, "", t);
+	qsort(t->objs, t->n, sizeof(struct obj), cmp_obj);
+	for (i = 0; i < t->n; i++) {
+		t->objs[i].same = i;
+		for (j = 0; j < i; j++)
+			if (t->objs[j].st.st_ino == t->objs[i].st.st_ino &&
+			    t->objs[j].st.st_dev == t->objs[i].st.st_dev) {
+				t->objs[i].same = j;
+				break;
+			}
+	}
 }
 
 /* ---- run ---- */
 
 static unsigned long mismatches;
+static int quiet;	/* count mismatches, print none (the minimizer) */
 
 static void report(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (mismatches++ >= MAX_MISMATCH)
+	if (mismatches++ >= MAX_MISMATCH || quiet)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -520,80 +812,203 @@ static const char *ename(int err)
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EROFS: return "EROFS";
 	case EFBIG: return "EFBIG";
+	case EBADF: return "EBADF";
+	case ENODEV: return "ENODEV";
 	}
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
 }
 
-static void compare_trees(const char *a, const char *b, unsigned long opno)
-{
-	static struct tree ta, tb;
-	int i, j, s;
+static struct tree ta, tb;
 
-	if (!ta.objs) {
-		ta.objs = calloc(MAX_OBJS, sizeof(struct obj));
-		tb.objs = calloc(MAX_OBJS, sizeof(struct obj));
-		if (!ta.objs || !tb.objs)
-			exit(2);
-	}
-	ta.n = tb.n = ta.overflow = tb.overflow = 0;
-	ta.readdir_mismatch = tb.readdir_mismatch = 0;
-	walk(a, "", &ta);
-	walk(b, "", &tb);
+/* the pool from A's last walk */
+static void pool_fill(void)
+{
+	int i;
+
+	npool = 0;
+	for (i = 0; i < ta.n; i++)
+		pool_add(ta.objs[i].path, S_ISDIR(ta.objs[i].st.st_mode));
+}
+
+/*
+ * A whiteout in an upper layer is its type and device number only: its
+ * inode may be shared with other whiteouts (its link count and identity
+ * vary), and one made by RENAME_WHITEOUT inherits the directory's
+ * default ACL.
+ */
+static int upper_whiteout(const struct obj *o)
+{
+	return walk_upper && S_ISCHR(o->st.st_mode) && !o->st.st_rdev;
+}
+
+static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
+{
+	const struct obj *xs = &ta.objs[x->same], *ys = &tb.objs[y->same];
+
+	if (upper_whiteout(x) && upper_whiteout(y))
+		return;
+	if (x->st.st_mode != y->st.st_mode)
+		report("%s: %s: mode A=%o B=%o", w, x->path, x->st.st_mode, y->st.st_mode);
+	else if (x->st.st_uid != y->st.st_uid || x->st.st_gid != y->st.st_gid)
+		report("%s: %s: owner A=%u:%u B=%u:%u", w, x->path, x->st.st_uid,
+		       x->st.st_gid, y->st.st_uid, y->st.st_gid);
+	else if (!S_ISDIR(x->st.st_mode) && x->st.st_size != y->st.st_size)
+		report("%s: %s: size A=%lld B=%lld", w, x->path,
+		       (long long)x->st.st_size, (long long)y->st.st_size);
+	else if ((S_ISCHR(x->st.st_mode) || S_ISBLK(x->st.st_mode)) &&
+		 x->st.st_rdev != y->st.st_rdev)
+		report("%s: %s: device A=%u:%u B=%u:%u", w, x->path,
+		       major(x->st.st_rdev), minor(x->st.st_rdev),
+		       major(y->st.st_rdev), minor(y->st.st_rdev));
+	else if (x->hash != y->hash)
+		report("%s: %s: content differs", w, x->path);
+	else if (strcmp(x->xattrs, y->xattrs))
+		report("%s: %s: xattrs A=[%s] B=[%s]", w, x->path, x->xattrs, y->xattrs);
+	else if (strcmp(x->target, y->target))
+		report("%s: %s: link target A=%s B=%s", w, x->path, x->target, y->target);
+	else if (!S_ISDIR(x->st.st_mode) && x->st.st_nlink != y->st.st_nlink)
+		report("%s: %s: nlink A=%lu B=%lu", w, x->path,
+		       (unsigned long)x->st.st_nlink, (unsigned long)y->st.st_nlink);
+	else if (S_ISDIR(x->st.st_mode) && (x->st.st_nlink == 1) != (y->st.st_nlink == 1))
+		report("%s: %s: directory nlink A=%lu B=%lu", w, x->path,
+		       (unsigned long)x->st.st_nlink, (unsigned long)y->st.st_nlink);
+	else if (strcmp(xs->path, ys->path))
+		report("%s: %s: the same object as %s in A, as %s in B", w, x->path,
+		       xs->path, ys->path);
+}
+
+/* walk A and B and compare them; @w names the walk in reports */
+static void compare_trees(const char *a, const char *b, const char *w)
+{
+	int i, j;
+
+	walk_tree(a, &ta);
+	walk_tree(b, &tb);
+	if (ta.overflow || tb.overflow)
+		report("%s: more than %d objects", w, MAX_OBJS);
 	if (tb.readdir_mismatch)
-		report("walk after op %lu: B lists %d names lookup cannot find", opno,
-		       tb.readdir_mismatch);
-	s = shared_inos(&tb);
-	if (s && !shared_inos(&ta))
-		report("walk after op %lu: B shows %d (st_dev, st_ino) pairs for two objects", opno, s);
-	qsort(ta.objs, ta.n, sizeof(struct obj), cmp_obj);
-	qsort(tb.objs, tb.n, sizeof(struct obj), cmp_obj);
+		report("%s: B lists %d names lookup cannot find", w, tb.readdir_mismatch);
+	if (tb.d_ino_mismatch && d_ino_check)
+		report("%s: B lists %d names with a d_ino other than st_ino, first %s",
+		       w, tb.d_ino_mismatch, tb.d_ino_first);
 	for (i = 0, j = 0; i < ta.n || j < tb.n;) {
 		struct obj *x = i < ta.n ? &ta.objs[i] : NULL;
 		struct obj *y = j < tb.n ? &tb.objs[j] : NULL;
 		int c = !x ? 1 : !y ? -1 : strcmp(x->path, y->path);
 
 		if (c < 0) {
-			report("walk after op %lu: %s only in A", opno, x->path);
+			report("%s: %s only in A", w, x->path);
 			i++;
-			continue;
-		}
-		if (c > 0) {
-			report("walk after op %lu: %s only in B", opno, y->path);
+		} else if (c > 0) {
+			report("%s: %s only in B", w, y->path);
 			j++;
-			continue;
+		} else {
+			compare_obj(w, x, y);
+			i++;
+			j++;
 		}
-		if (x->st.st_mode != y->st.st_mode)
-			report("walk after op %lu: %s: mode A=%o B=%o", opno, x->path,
-			       x->st.st_mode, y->st.st_mode);
-		else if (x->st.st_uid != y->st.st_uid || x->st.st_gid != y->st.st_gid)
-			report("walk after op %lu: %s: owner A=%u:%u B=%u:%u", opno,
-			       x->path, x->st.st_uid, x->st.st_gid, y->st.st_uid, y->st.st_gid);
-		else if (!S_ISDIR(x->st.st_mode) && x->st.st_size != y->st.st_size)
-			report("walk after op %lu: %s: size A=%lld B=%lld", opno, x->path,
-			       (long long)x->st.st_size, (long long)y->st.st_size);
-		else if (x->hash != y->hash)
-			report("walk after op %lu: %s: content or user xattrs differ", opno,
-			       x->path);
-		else if (strcmp(x->target, y->target))
-			report("walk after op %lu: %s: link target A=%s B=%s", opno,
-			       x->path, x->target, y->target);
-		else if (!S_ISDIR(x->st.st_mode) && x->st.st_nlink != y->st.st_nlink)
-			report("walk after op %lu: %s: nlink A=%lu B=%lu", opno, x->path,
-			       (unsigned long)x->st.st_nlink, (unsigned long)y->st.st_nlink);
-		else if (S_ISDIR(x->st.st_mode) && (x->st.st_nlink == 1) != (y->st.st_nlink == 1))
-			report("walk after op %lu: %s: directory nlink A=%lu B=%lu", opno,
-			       x->path, (unsigned long)x->st.st_nlink,
-			       (unsigned long)y->st.st_nlink);
-		i++;
-		j++;
 	}
+}
+
+/* an operation as one line: UID KIND 'P' 'Q' ARG (no quote in a name) */
+static void print_op(FILE *f, const struct op *op)
+{
+	fprintf(f, "%u %s '%s' '%s' %u\n", op->uid, op_names[op->kind], op->p,
+		op->q, op->arg);
 }
 
 static void print_replay(const struct op *op, unsigned long i)
 {
-	fprintf(stderr, "# replay %lu (uid %u): %s '%s' '%s' %u\n", i, op->uid,
-		op_names[op->kind], op->p, op->q, op->arg);
+	fprintf(stderr, "# replay %lu: ", i);
+	print_op(stderr, op);
+}
+
+/* the quoted string at *s into buf; *s moves past it */
+static int parse_quoted(const char **s, char *buf)
+{
+	const char *a = strchr(*s, '\''), *b;
+
+	if (!a)
+		return -1;
+	b = strchr(a + 1, '\'');
+	if (!b || b - a - 1 >= PATH_MAX)
+		return -1;
+	memcpy(buf, a + 1, b - a - 1);
+	buf[b - a - 1] = 0;
+	*s = b + 1;
+	return 0;
+}
+
+/* an op line, or the op of a "# replay N: " line; 1 if @line holds none */
+static int parse_op(const char *line, struct op *op)
+{
+	char kind[32];
+	int k, n;
+
+	op->no = 0;
+	if (!strncmp(line, "# replay ", 9)) {
+		op->no = strtoul(line + 9, NULL, 10);
+		line = strstr(line, ": ");
+		if (!line)
+			return 1;
+		line += 2;
+	}
+	if (*line == '#' || *line == '\n' || !*line)
+		return 1;
+	if (sscanf(line, "%u %31s %n", &op->uid, kind, &n) != 2)
+		return -1;
+	for (k = 0; k <= OP_WALK && strcmp(kind, op_names[k]); k++)
+		;
+	if (k > OP_WALK)
+		return -1;
+	op->kind = k;
+	line += n;
+	if (parse_quoted(&line, op->p) || parse_quoted(&line, op->q) ||
+	    sscanf(line, "%u", &op->arg) != 1)
+		return -1;
+	return 0;
+}
+
+/* the "# first mismatch at op N" line of the last file read_ops() read */
+static unsigned long r_first;
+
+/* the operations of @file (op lines or replay lines; "-": standard
+ * input), at most @max
+ */
+static struct op *read_ops(const char *file, unsigned long max, unsigned long *n)
+{
+	static char line[3 * PATH_MAX];
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	struct op *ops = NULL;
+	unsigned long room = 0;
+	int r;
+
+	*n = 0;
+	if (!f) {
+		fprintf(stderr, "ul-diff: %s: %s\n", file, strerror(errno));
+		exit(2);
+	}
+	while (*n < max && fgets(line, sizeof(line), f)) {
+		if (*n == room) {
+			room = room ? 2 * room : 64;
+			ops = realloc(ops, room * sizeof(*ops));
+			if (!ops)
+				exit(2);
+		}
+		if (sscanf(line, "# first mismatch at op %lu", &r_first) == 1)
+			continue;
+		r = parse_op(line, &ops[*n]);
+		if (r < 0) {
+			fprintf(stderr, "ul-diff: %s: not an operation: %s", file, line);
+			exit(2);
+		}
+		if (!r)
+			(*n)++;
+	}
+	if (f != stdin)
+		fclose(f);
+	return ops;
 }
 
 static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
@@ -602,7 +1017,14 @@ static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 	static struct op op;
 	struct res ra, rb;
 	unsigned long i, first = 0, ok = 0;
+	char w[64];
 
+	pool = calloc(MAX_POOL, PATH_MAX);
+	pool_dir = calloc(MAX_POOL, 1);
+	if (!pool || !pool_dir)
+		return 2;
+	walk_tree(a, &ta);
+	pool_fill();
 	rng = seed ^ 0x5eed;
 	for (i = 1; i <= ops; i++) {
 		unsigned long before = mismatches;
@@ -611,8 +1033,10 @@ static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 		run_op(a, &op, &ra);
 		run_op(b, &op, &rb);
 		print_replay(&op, i);
-		if (ra.ret >= 0)
+		if (ra.ret >= 0) {
 			ok++;
+			pool_note(&op);
+		}
 		if (ra.ret != rb.ret || ra.err != rb.err)
 			report("op %lu (uid %u): %s %s %s %u: A=%ld/%s B=%ld/%s", i,
 			       op.uid, op_names[op.kind], op.p, op.q, op.arg,
@@ -620,16 +1044,198 @@ static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 		else if (ra.hash != rb.hash)
 			report("op %lu (uid %u): %s %s: read different bytes", i, op.uid,
 			       op_names[op.kind], op.p);
-		if (check && i % check == 0)
-			compare_trees(a, b, i);
+		if ((check && i % check == 0) || i == ops) {
+			snprintf(w, sizeof(w), "walk after op %lu", i);
+			compare_trees(a, b, w);
+			pool_fill();
+			fprintf(stderr, "# replay %lu: 0 walk '' '' 0\n", i);
+		}
 		if (mismatches != before && !first)
 			first = i;
 	}
-	compare_trees(a, b, ops);
 	printf("seed %llu: %lu operations (%lu succeeded on A), %lu mismatches\n",
 	       (unsigned long long)seed, ops, ok, mismatches);
 	if (first)
 		fprintf(stderr, "# first mismatch at op %lu\n", first);
+	return mismatches ? 1 : 0;
+}
+
+/* run @ops (@idx, or all when NULL) on A and B; results compared */
+static void run_ops(const char *a, const char *b, const struct op *ops,
+		    const int *idx, unsigned long n, int verbose)
+{
+	struct res ra, rb;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		const struct op *op = &ops[idx ? idx[i] : (int)i];
+		unsigned long before = mismatches;
+
+		if (op->kind == OP_WALK) {
+			compare_trees(a, b, "walk");
+			if (verbose)
+				printf("op %lu: walk: %lu mismatches\n", i + 1,
+				       mismatches - before);
+			continue;
+		}
+		run_op(a, op, &ra);
+		run_op(b, op, &rb);
+		if (verbose)
+			printf("op %lu (uid %u): %s '%s' '%s' %u: A=%ld/%s B=%ld/%s\n",
+			       i + 1, op->uid, op_names[op->kind], op->p, op->q,
+			       op->arg, ra.ret, ename(ra.err), rb.ret, ename(rb.err));
+		if (ra.ret != rb.ret || ra.err != rb.err)
+			report("op %lu: results differ", i + 1);
+		else if (ra.hash != rb.hash)
+			report("op %lu: read different bytes", i + 1);
+	}
+}
+
+/* replay: the operations of @file on A and B, each result printed */
+static int replay(const char *a, const char *b, const char *file)
+{
+	unsigned long n;
+	struct op *ops = read_ops(file, 100000, &n);
+
+	run_ops(a, b, ops, NULL, n, 1);
+	compare_trees(a, b, "walk at the end");
+	printf("replay: %lu operations, %lu mismatches\n", n, mismatches);
+	return mismatches ? 1 : 0;
+}
+
+/* ---- the minimizer ---- */
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+static const char *m_dir, *m_a = "/mnt/ma", *m_b = "/mnt/mb";
+static uint64_t m_seed;
+static unsigned long m_trials;
+
+static int m_mount(const char *fs, const char *mnt, const char *up, const char *work)
+{
+	char opts[3 * PATH_MAX];
+
+	snprintf(opts, sizeof(opts), "lowerdir=%s/l,upperdir=%s/%s,workdir=%s/%s",
+		 m_dir, m_dir, up, m_dir, work);
+	if (mount("none", mnt, fs, 0, opts)) {
+		fprintf(stderr, "ul-diff: mount -t %s %s: %s\n", fs, opts, strerror(errno));
+		exit(2);
+	}
+	return 0;
+}
+
+/* do @idx's n operations still diverge, from fresh layers? */
+static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
+{
+	static const char *const dirs[] = { "l", "ua", "wa", "ub", "wb" };
+	char p[PATH_MAX], q[PATH_MAX];
+	unsigned int i;
+
+	m_trials++;
+	nftw(m_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	mkdir(m_dir, 0755);
+	for (i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "%s/%s", m_dir, dirs[i]);
+		mkdir(p, 0755);
+	}
+	snprintf(p, sizeof(p), "%s/l", m_dir);
+	make_lower(p, m_seed);
+	mkdir(m_a, 0755);
+	mkdir(m_b, 0755);
+	m_mount("overlay", m_a, "ua", "wa");
+	m_mount("unionlite", m_b, "ub", "wb");
+	mismatches = 0;
+	quiet = 1;
+	run_ops(m_a, m_b, ops, idx, n, 0);
+	compare_trees(m_a, m_b, "");
+	if (umount(m_a) || umount(m_b)) {
+		fprintf(stderr, "ul-diff: umount: %s\n", strerror(errno));
+		exit(2);
+	}
+	/* and the upper layers, as ul_diff_seed compares them */
+	snprintf(p, sizeof(p), "%s/ua", m_dir);
+	snprintf(q, sizeof(q), "%s/ub", m_dir);
+	walk_upper = 1;
+	compare_trees(p, q, "");
+	walk_upper = 0;
+	quiet = 0;
+	nftw(m_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return mismatches != 0;
+}
+
+/*
+ * min DIR SEED FILE: shrink the operations of FILE (a run's replay
+ * lines, up to its first mismatch) to a shortest list that still
+ * diverges on fresh layers made in DIR (delta debugging: drop chunks
+ * of halving size while the rest still diverges), and print it as a
+ * script for tests/lib/diff.sh's ul_diff_case.
+ */
+static int minimize(const char *dir, uint64_t seed, const char *file)
+{
+	unsigned long n, m, i, start, chunk, gran = 2;
+	struct op *ops = read_ops(file, 100000, &n);
+	int *idx, *tmp, reduced;
+
+	m_dir = dir;
+	m_seed = seed;
+	/* up to the first mismatch (and the walk that found it) */
+	for (i = 0; r_first && i < n; i++)
+		if (ops[i].no > r_first)
+			n = i;
+	idx = calloc(n + 1, sizeof(int));
+	tmp = calloc(n + 1, sizeof(int));
+	if (!idx || !tmp)
+		return 2;
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	if (!m_diverges(ops, idx, n)) {
+		printf("# min: the %lu operations do not diverge from fresh layers\n", n);
+		return 1;
+	}
+	while (n >= 2) {
+		chunk = (n + gran - 1) / gran;
+		reduced = 0;
+		for (start = 0; start < n && !reduced; start += chunk) {
+			for (i = 0, m = 0; i < n; i++)
+				if (i < start || i >= start + chunk)
+					tmp[m++] = idx[i];
+			if (m_diverges(ops, tmp, m)) {
+				memcpy(idx, tmp, m * sizeof(int));
+				n = m;
+				gran = gran > 2 ? gran - 1 : 2;
+				reduced = 1;
+			}
+		}
+		if (reduced)
+			continue;
+		if (gran >= n)
+			break;
+		gran = gran * 2 < n ? gran * 2 : n;
+	}
+	printf("# ul-diff min: seed %llu, %lu operations still diverge (%lu trials)\n",
+	       (unsigned long long)seed, n, m_trials);
+	printf(". /tests/lib/diff.sh\nul_diff_case %llu <<'OPS'\n",
+	       (unsigned long long)seed);
+	for (i = 0; i < n; i++)
+		print_op(stdout, &ops[idx[i]]);
+	printf("OPS\n");
+	return 0;
+}
+
+static int cmp(const char *a, const char *b, const char *label)
+{
+	struct statfs sf;
+
+	/* overlayfs without xino gives copied-up files the wrong d_ino */
+	if (!statfs(b, &sf) && sf.f_type == 0x794c7630)
+		d_ino_check = 0;
+	compare_trees(a, b, label);
+	printf("cmp %s: %d objects, %lu mismatches\n", label, ta.n, mismatches);
 	return mismatches ? 1 : 0;
 }
 
@@ -642,7 +1248,20 @@ int main(int argc, char **argv)
 		return run(argv[2], argv[3], strtoull(argv[4], NULL, 0),
 			   strtoul(argv[5], NULL, 0),
 			   argc == 7 ? strtoul(argv[6], NULL, 0) : 50);
+	if (argc == 5 && !strcmp(argv[1], "replay"))
+		return replay(argv[2], argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "min"))
+		return minimize(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "cmp"))
+		return cmp(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "cmp") && !strcmp(argv[2], "-u")) {
+		walk_upper = 1;
+		return cmp(argv[3], argv[4], argv[5]);
+	}
 	fprintf(stderr, "usage: ul-diff lower DIR SEED\n"
-			"       ul-diff run A B SEED OPS [CHECK]\n");
+			"       ul-diff run A B SEED OPS [CHECK]\n"
+			"       ul-diff cmp [-u] A B LABEL\n"
+			"       ul-diff replay A B FILE\n"
+			"       ul-diff min DIR SEED FILE\n");
 	return 2;
 }
