@@ -1,12 +1,15 @@
 #!/bin/bash
 # kernel.sh KERNEL: configure and build one kernel (base, debug) out of
-# the tree build/linux into build/kbuild-KERNEL.
+# the tree build/linux, in the store (lib.sh), linked as
+# build/kbuild-KERNEL.
 #
 # The config is tinyconfig + common.config + VARIANT.config, merged with
 # the tree's merge_config.sh. merge_config silently drops options whose
 # dependencies are not met, so every option the fragments set is checked
-# in the final .config afterwards. Nothing is rebuilt when the tree, the
-# fragments and this script are unchanged.
+# in the final .config afterwards. The build directory is beside the
+# tree (tree.sh) and named after the fragments and this script: when one
+# with that name is complete (a second clone, or the inputs changed
+# back), nothing is built.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: kernel.sh KERNEL}
@@ -14,15 +17,21 @@ case $variant in
 base|debug) ;;
 *) ul_die "kernel.sh: no kernel '$variant' (base, debug)" ;;
 esac
-kdir=$(ul_kdir "$variant")
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")
-tree=$UL_TREE
+tree=$(readlink -f "$UL_TREE")
+[ -f "$tree/.unionlite-done" ] || ul_die "the tree is not made (tree.sh)"
 kmake() { ul_kmake -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }
 
-want=$( (git -C "$tree" rev-parse HEAD; cat "${frags[@]}" "$0") | sha256sum | cut -d' ' -f1)
+want=$( (cat "${frags[@]}" "$0") | sha256sum | cut -c1-12)
+kdir=$(dirname "$tree")/kbuild-$variant-$want
 stamp=$kdir/.unionlite-stamp
-if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -f "$kdir/arch/x86/boot/bzImage" ]; then
+mkdir -p "$UL_STORE"
+# one build per directory, whichever clone runs it
+exec 7>"$kdir.lock"
+flock 7
+if [ -f "$stamp" ] && [ -f "$kdir/arch/x86/boot/bzImage" ]; then
+	ul_store_link "kbuild-$variant" "$kdir"
 	exit 0
 fi
 
@@ -59,3 +68,4 @@ kmake -j"$UL_JOBS" bzImage modules >"$kdir/build.log" 2>&1 || {
 }
 ul_say "kernel($variant): built in $(($(date +%s) - start)) s"
 echo "$want" > "$stamp"
+ul_store_link "kbuild-$variant" "$kdir"

@@ -19,15 +19,26 @@ UL_VARIANTS="base debug pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
 UL_PRISTINE=$UL_BUILD/linux-pristine
 
+# The store: the extracted trees and the kernel build directories, shared
+# by every clone of the project on the machine and kept outside them,
+# each under a name made from its inputs (tree: the tarball and the
+# series; kernel build: the tree, the config fragments and kernel.sh),
+# so that a second clone finds them built. build/linux,
+# build/linux-pristine and build/kbuild-KERNEL are symbolic links into
+# it. UL_STORE=DIR moves it; removing the directory clears it.
+UL_STORE=${UL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/unionlite}
+
 ul_say() { printf '%s\n' "$*" >&2; }
 ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Kernel and module builds go through ccache when it is installed, so
-# that a second clone (CI's, a reviewer's) compiles nothing the first
-# one compiled. The cache lives outside the clone: ccache's default
-# (~/.cache/ccache) or UL_CCACHE_DIR. base_dir makes the absolute paths
-# of the clone relative in what ccache hashes; the build stamps are
-# fixed so that init/version.c and the modules' vermagic hit too.
+# that a kernel the store does not hold yet (a new series or config)
+# compiles only what changed. The cache lives outside the clone:
+# ccache's default (~/.cache/ccache) or UL_CCACHE_DIR. base_dir (the
+# store) makes the paths of a tree relative in what ccache hashes
+# ("../linux" from every kernel build); the build stamps are fixed so
+# that init/version.c and the modules' vermagic hit too. The modules are
+# built from copies in the clone: another clone compiles them again.
 # UL_CCACHE=0 builds without it.
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=unionlite KBUILD_BUILD_HOST=unionlite
@@ -35,7 +46,7 @@ UL_CC=gcc
 if [ "${UL_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
 	UL_CC="ccache gcc"
 	[ -n "${UL_CCACHE_DIR:-}" ] && export CCACHE_DIR=$UL_CCACHE_DIR
-	export CCACHE_BASEDIR=$UL_TOP CCACHE_NOHASHDIR=1
+	export CCACHE_BASEDIR=$UL_STORE CCACHE_NOHASHDIR=1
 	# three kernel configurations (base, debug with KASAN, pristine ext2)
 	# take about 1 GiB; ccache's own default cap is 5 GiB
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
@@ -65,8 +76,21 @@ ul_kernel() {
 	esac
 }
 
-# ul_kdir VARIANT: the O= build directory of the kernel a variant boots.
-ul_kdir() { echo "$UL_BUILD/kbuild-$(ul_kernel "$1")"; }
+# ul_kdir VARIANT: the O= build directory of the kernel a variant boots
+# (its path in the store: kbuild records the paths it is given).
+ul_kdir() { readlink -f "$UL_BUILD/kbuild-$(ul_kernel "$1")"; }
+
+# ul_store_link NAME TARGET: make build/NAME a symbolic link to TARGET in
+# the store, replacing what an older layout left there (a directory).
+ul_store_link() {
+	local link=$UL_BUILD/$1
+	[ "$(readlink "$link" 2>/dev/null)" = "$2" ] && return 0
+	if [ -e "$link" ] && [ ! -L "$link" ]; then
+		ul_say "build/$1: now in the store ($UL_STORE); removing the old copy"
+		rm -rf "$link"
+	fi
+	ln -sfn "$2" "$link"
+}
 
 ul_check_variant() {
 	case " $UL_VARIANTS " in

@@ -1,41 +1,25 @@
 #!/bin/bash
-# Extract the Debian 6.1 source under build/linux and apply kernel-series/
-# in the order of kernel-series/series; keep build/linux-pristine, the
-# tree without the series.
-#
-# The tree is a git repository whose tag "pristine" is the unpacked
-# tarball. When the series changes, the tree is reset to "pristine" (git
-# rewrites only the files that differ) and the series is applied again
-# with git am, so kbuild rebuilds only what the series touches.
+# The Debian 6.1 source, with and without kernel-series/, in the store
+# (lib.sh): build/linux-pristine links to the unpacked tarball (a git
+# repository tagged "pristine"), build/linux to a worktree of it with the
+# series applied by git am in the order of kernel-series/series,
+# STORE/tree-TARBALL-SERIES/linux; kernel.sh builds beside it, in
+# STORE/tree-TARBALL-SERIES/kbuild-KERNEL-CONFIG, so that every tree is
+# "../linux" from its builds (ccache hashes that relative path: a new
+# series compiles only the files it changes). Both are named after their
+# inputs: a second clone, or the same series again, finds them made. The
+# trees are never written after they are made (kernels build with O=).
 . "$(dirname "$0")/lib.sh"
 
 series_dir=$UL_TOP/kernel-series
 export GIT_AUTHOR_NAME=unionlite GIT_AUTHOR_EMAIL=unionlite@example.org
 export GIT_COMMITTER_NAME=unionlite GIT_COMMITTER_EMAIL=unionlite@example.org
-git_tree() { git -C "$UL_TREE" -c core.excludesFile=/dev/null "$@"; }
+git_in() { local d=$1; shift; git -C "$d" -c core.excludesFile=/dev/null "$@"; }
 
 [ -f "$UL_SRC_TARBALL" ] || ul_die "$UL_SRC_TARBALL not found (package linux-source-6.1)"
-
-if ! git_tree rev-parse -q --verify pristine >/dev/null 2>&1; then
-	ul_say "tree: extracting $UL_SRC_TARBALL"
-	rm -rf "$UL_TREE" "$UL_TREE.tmp"
-	mkdir -p "$UL_TREE.tmp"
-	tar -C "$UL_TREE.tmp" -xf "$UL_SRC_TARBALL" --strip-components=1
-	git -C "$UL_TREE.tmp" init -q
-	git -C "$UL_TREE.tmp" add -f -A
-	git -C "$UL_TREE.tmp" commit -q -m "linux-source-6.1 as unpacked"
-	git -C "$UL_TREE.tmp" tag pristine
-	mv "$UL_TREE.tmp" "$UL_TREE"
-fi
-
-# The tree without the series, for the pristine variant: a worktree
-# of the same repository at the tag.
-if [ ! -f "$UL_BUILD/linux-pristine/Makefile" ]; then
-	ul_say "tree: checking out the pristine tree"
-	rm -rf "$UL_BUILD/linux-pristine"
-	git_tree worktree prune
-	git_tree worktree add -q --detach "$UL_BUILD/linux-pristine" pristine
-fi
+mkdir -p "$UL_STORE" "$UL_BUILD" || ul_die "cannot create the store $UL_STORE (set UL_STORE)"
+exec 8>"$UL_STORE/.tree.lock"
+flock 8
 
 # The patches to apply, in order, and a fingerprint of their content.
 patches=()
@@ -48,24 +32,46 @@ if [ -f "$series_dir/series" ]; then
 		patches+=("$p")
 	done < "$series_dir/series"
 fi
-want=$(for p in "${patches[@]}"; do echo "$p"; cat "$series_dir/$p"; done |
-	sha256sum | cut -d' ' -f1)
-stamp=$UL_TREE/.git/unionlite-series
-have=$(cat "$stamp" 2>/dev/null || true)
-if [ "$want" = "$have" ] && [ -z "$(git_tree status --porcelain -uno)" ]; then
-	exit 0
+tarkey=$(stat -L -c '%n %s %Y' "$UL_SRC_TARBALL" | sha256sum | cut -c1-12)
+serieskey=$(for p in "${patches[@]}"; do echo "$p"; cat "$series_dir/$p"; done |
+	sha256sum | cut -c1-12)
+repo=$UL_STORE/linux-$tarkey
+tree=$UL_STORE/tree-$tarkey-$serieskey/linux
+
+if [ ! -f "$repo/.unionlite-done" ]; then
+	ul_say "tree: extracting $UL_SRC_TARBALL into the store"
+	rm -rf "$repo" "$repo.tmp"
+	mkdir -p "$repo.tmp"
+	tar -C "$repo.tmp" -xf "$UL_SRC_TARBALL" --strip-components=1
+	git -C "$repo.tmp" init -q
+	git -C "$repo.tmp" add -f -A
+	git -C "$repo.tmp" commit -q -m "linux-source-6.1 as unpacked"
+	git -C "$repo.tmp" tag pristine
+	touch "$repo.tmp/.unionlite-done"
+	mv "$repo.tmp" "$repo"
 fi
 
-ul_say "tree: applying kernel-series (${#patches[@]} patches)"
-git_tree am --abort >/dev/null 2>&1 || true
-git_tree reset -q --hard pristine
-for p in "${patches[@]}"; do
-	if ! git_tree am -q --keep-cr "$series_dir/$p" >"$UL_BUILD/tree-am.log" 2>&1; then
-		git_tree am --abort >/dev/null 2>&1 || true
-		git_tree reset -q --hard pristine
-		rm -f "$stamp"
-		sed 's/^/  /' "$UL_BUILD/tree-am.log" >&2
-		ul_die "kernel-series/$p does not apply to the 6.1 tree"
-	fi
-done
-echo "$want" > "$stamp"
+# A tree changed by hand (or a series half applied) is made again.
+if [ -f "$tree/.unionlite-done" ] && [ -n "$(git_in "$tree" status --porcelain -uno)" ]; then
+	ul_say "tree: $tree was changed; making it again"
+	rm -f "$tree/.unionlite-done"
+fi
+if [ ! -f "$tree/.unionlite-done" ]; then
+	ul_say "tree: applying kernel-series (${#patches[@]} patches) in a new worktree"
+	rm -rf "$tree"
+	mkdir -p "${tree%/linux}"
+	git_in "$repo" worktree prune
+	git_in "$repo" worktree add -q --detach "$tree" pristine
+	for p in "${patches[@]}"; do
+		if ! git_in "$tree" am -q --keep-cr "$series_dir/$p" >"$UL_BUILD/tree-am.log" 2>&1; then
+			git_in "$tree" am --abort >/dev/null 2>&1 || true
+			rm -rf "$tree"
+			git_in "$repo" worktree prune
+			sed 's/^/  /' "$UL_BUILD/tree-am.log" >&2
+			ul_die "kernel-series/$p does not apply to the 6.1 tree"
+		fi
+	done
+	touch "$tree/.unionlite-done"
+fi
+ul_store_link linux "$tree"
+ul_store_link linux-pristine "$repo"
