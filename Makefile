@@ -49,9 +49,11 @@ race-soak:
 	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
 	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
 
-# make fuzz SEEDS=20 OPS=2000: ul-diff against overlayfs on new seeds
+# make fuzz SEEDS=20 OPS=2000 [FIRST=1000]: ul-diff against overlayfs on
+# seeds FIRST..FIRST+SEEDS-1
 fuzz:
-	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) VARIANTS=base \
+	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) \
+	UL_FUZZ_FIRST=$(or $(FIRST),1000) VARIANTS=base \
 	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/base/diff-fuzz.out; exit $$rc
 
 kernels:

@@ -6,7 +6,8 @@
  *
  *   ul-diff lower DIR SEED
  *   ul-diff run A B SEED OPS [CHECK]
- *   ul-diff cmp [-u] A B LABEL
+ *   ul-diff cmp A B LABEL
+ *   ul-diff cmp -u A B LABEL [LOWER]
  *   ul-diff replay A B FILE
  *   ul-diff min DIR SEED FILE
  *
@@ -32,7 +33,10 @@
  *
  * "cmp" walks two trees and compares them in the same way, once; with
  * -u the trees are upper layers (compared raw), and trusted.overlay.*
- * xattrs but impure count too, and a whiteout is only a whiteout. It prints "cmp LABEL: N objects, M mismatches".
+ * xattrs but impure count too, and a whiteout is only a whiteout; given
+ * the LOWER layer, the intended differences of docs/overlayfs.md that
+ * show in an upper are counted apart (an opaque mark that hides
+ * nothing). It prints "cmp LABEL: N objects, M mismatches".
  *
  * "replay" runs the operations listed in FILE ("-": standard input; one
  * "UID KIND 'P' 'Q' ARG" line each, or run's replay lines, where "walk"
@@ -842,6 +846,48 @@ static int upper_whiteout(const struct obj *o)
 	return walk_upper && S_ISCHR(o->st.st_mode) && !o->st.st_rdev;
 }
 
+/* the lower layer of the uppers being compared (cmp -u ... LOWER) */
+static const char *lower_top;
+/* differences of the table in docs/overlayfs.md met, not counted */
+static unsigned long intended;
+
+/* @x without its trusted.overlay.opaque entry */
+static void without_opaque(const char *x, char *out, size_t size)
+{
+	const char *o = strstr(x, "trusted.overlay.opaque=");
+	const char *end = o ? strchr(o, ' ') : NULL;
+
+	if (!o || !end)
+		snprintf(out, size, "%s", x);
+	else
+		snprintf(out, size, "%.*s%s", (int)(o - x), x, end + 1);
+}
+
+/*
+ * An intended difference (docs/overlayfs.md): an upper directory with an
+ * opaque mark on one side only, where the lower layer has no directory
+ * at its path, so that the mark hides nothing. overlayfs marks the
+ * directory it moves before the rename, and leaves the mark when the
+ * rename then fails (a non-empty target); unionlite's failed rename
+ * changes nothing.
+ */
+static int opaque_hides_nothing(const struct obj *x, const struct obj *y)
+{
+	char a[sizeof(x->xattrs)], b[sizeof(y->xattrs)], p[PATH_MAX];
+	struct stat st;
+
+	if (!walk_upper || !lower_top || !S_ISDIR(x->st.st_mode))
+		return 0;
+	without_opaque(x->xattrs, a, sizeof(a));
+	without_opaque(y->xattrs, b, sizeof(b));
+	if (strcmp(a, b))
+		return 0;
+	if (!at(lower_top, x->path, p) && !lstat(p, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	intended++;
+	return 1;
+}
+
 static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 {
 	const struct obj *xs = &ta.objs[x->same], *ys = &tb.objs[y->same];
@@ -863,7 +909,7 @@ static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 		       major(y->st.st_rdev), minor(y->st.st_rdev));
 	else if (x->hash != y->hash)
 		report("%s: %s: content differs", w, x->path);
-	else if (strcmp(x->xattrs, y->xattrs))
+	else if (strcmp(x->xattrs, y->xattrs) && !opaque_hides_nothing(x, y))
 		report("%s: %s: xattrs A=[%s] B=[%s]", w, x->path, x->xattrs, y->xattrs);
 	else if (strcmp(x->target, y->target))
 		report("%s: %s: link target A=%s B=%s", w, x->path, x->target, y->target);
@@ -1133,7 +1179,7 @@ static int m_mount(const char *fs, const char *mnt, const char *up, const char *
 static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 {
 	static const char *const dirs[] = { "l", "ua", "wa", "ub", "wb" };
-	char p[PATH_MAX], q[PATH_MAX];
+	char p[PATH_MAX], q[PATH_MAX], lower[PATH_MAX];
 	unsigned int i;
 
 	m_trials++;
@@ -1160,7 +1206,9 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 	/* and the upper layers, as ul_diff_seed compares them */
 	snprintf(p, sizeof(p), "%s/ua", m_dir);
 	snprintf(q, sizeof(q), "%s/ub", m_dir);
+	snprintf(lower, sizeof(lower), "%s/l", m_dir);
 	walk_upper = 1;
+	lower_top = lower;
 	compare_trees(p, q, "");
 	walk_upper = 0;
 	quiet = 0;
@@ -1235,7 +1283,10 @@ static int cmp(const char *a, const char *b, const char *label)
 	if (!statfs(b, &sf) && sf.f_type == 0x794c7630)
 		d_ino_check = 0;
 	compare_trees(a, b, label);
-	printf("cmp %s: %d objects, %lu mismatches\n", label, ta.n, mismatches);
+	printf("cmp %s: %d objects, %lu mismatches", label, ta.n, mismatches);
+	if (intended)
+		printf(", %lu intended differences (docs/overlayfs.md)", intended);
+	printf("\n");
 	return mismatches ? 1 : 0;
 }
 
@@ -1254,13 +1305,16 @@ int main(int argc, char **argv)
 		return minimize(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "cmp"))
 		return cmp(argv[2], argv[3], argv[4]);
-	if (argc == 6 && !strcmp(argv[1], "cmp") && !strcmp(argv[2], "-u")) {
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "cmp") &&
+	    !strcmp(argv[2], "-u")) {
 		walk_upper = 1;
+		lower_top = argc == 7 ? argv[6] : NULL;
 		return cmp(argv[3], argv[4], argv[5]);
 	}
 	fprintf(stderr, "usage: ul-diff lower DIR SEED\n"
 			"       ul-diff run A B SEED OPS [CHECK]\n"
-			"       ul-diff cmp [-u] A B LABEL\n"
+			"       ul-diff cmp A B LABEL\n"
+			"       ul-diff cmp -u A B LABEL [LOWER]\n"
 			"       ul-diff replay A B FILE\n"
 			"       ul-diff min DIR SEED FILE\n");
 	return 2;

@@ -29,7 +29,7 @@ ul_diff_seed() {
 	ul-diff run /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
-	ul_diff_cmp -u $ua $ub "the uppers" || rc=1
+	ul_diff_cmp -u $ua $ub "the uppers" $L || rc=1
 	[ $rc = 0 ] || ul-diff min $d/min$s $s /tmp/replay.$s
 	for fs in overlay unionlite; do
 		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a || return 1
@@ -71,7 +71,7 @@ ul_diff_case() {
 	ul_diff_mount unionlite $d/ub $d/wb /mnt/b || return 1
 	ul-diff replay /mnt/a /mnt/b - || rc=1
 	umount /mnt/a /mnt/b || rc=1
-	ul-diff cmp -u $d/ua $d/ub "the uppers" || rc=1
+	ul-diff cmp -u $d/ua $d/ub "the uppers" $L || rc=1
 	rm -rf $d
 	return $rc
 }
