@@ -121,9 +121,7 @@ void ul_dir_modified(struct inode *dir)
  */
 void ul_dir_renumbered(struct inode *dir)
 {
-	struct ul_inode *ui = UL_I(dir);
-
-	WRITE_ONCE(ui->version, READ_ONCE(ui->version) + 1);
+	atomic64_inc(&UL_I(dir)->version);
 }
 
 /*
@@ -778,6 +776,39 @@ out_unlock:
 }
 
 /*
+ * rmdir(P) of a directory that needs no whiteout but whose upper
+ * directory holds whiteouts with nothing below them (stale: the lower
+ * layer lost those names, or the directory, while unmounted). The union
+ * lists it empty; the upper filesystem would refuse the rmdir.
+ *   rename(upper/P, work/X); remove the whiteouts in work/X; rmdir(work/X).
+ * P leaves the union in the one rename.
+ */
+static int ul_rmdir_stale(struct ul_fs *ufs, struct dentry *dentry)
+{
+	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
+	struct dentry *target, *temp;
+	int err;
+
+	target = ul_lock_target(ufs, upperdir, dentry, ul_dentry_upper(dentry),
+				false);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	temp = ul_lookup_temp(ufs);
+	err = PTR_ERR(temp);
+	if (IS_ERR(temp))
+		goto out_unlock;
+	err = ul_do_rename(ufs, upperdir, target, ufs->workdir, temp, 0);
+	if (!err)
+		/* target is work/X now: the old directory */
+		ul_remove_old_dir(ufs, target);
+	dput(temp);
+out_unlock:
+	dput(target);
+	ul_unlock_work_upper(ufs, upperdir);
+	return err;
+}
+
+/*
  * Recipe 1, rmdir(P) where P needs a whiteout:
  *   create-whiteout(work/X); exchange(work/X, upper/P);
  *   remove the whiteouts in work/X (the old directory); rmdir(work/X).
@@ -847,11 +878,12 @@ static int ul_remove(struct dentry *dentry, bool is_dir)
 	struct super_block *sb = dentry->d_sb;
 	struct ul_fs *ufs = UL_FS(sb);
 	bool whiteout = ul_has_lower_name(dentry);
+	bool stale = false;
 	const struct cred *old_cred;
 	int err;
 
-	if (whiteout && is_dir) {
-		err = ul_check_empty(dentry);
+	if (is_dir) {
+		err = ul_check_empty(dentry, &stale);
 		if (err)
 			return err;
 	}
@@ -864,7 +896,9 @@ static int ul_remove(struct dentry *dentry, bool is_dir)
 			goto out_drop_write;
 	}
 	old_cred = ul_override_creds(sb);
-	if (!whiteout)
+	if (!whiteout && stale)
+		err = ul_rmdir_stale(ufs, dentry);
+	else if (!whiteout)
 		err = ul_remove_upper(ufs, dentry, is_dir);
 	else if (is_dir)
 		err = ul_rmdir_whiteout(ufs, dentry);
@@ -1190,6 +1224,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	bool p_lower = ul_has_lower_name(old);
 	bool q_lower = new_pos && ul_has_lower_name(new);
 	bool replaced = new_pos && !exchange;
+	bool q_whiteouts = false;
 	struct dentry *expect = NULL, *emptied = NULL;
 	const struct cred *old_cred;
 	bool opaqued = false, new_opaqued = false;
@@ -1203,7 +1238,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	if (exchange && d_is_dir(new) && ul_dentry_lower(new))
 		return -EXDEV;
 	if (replaced && d_is_dir(new)) {
-		err = ul_check_empty(new);
+		err = ul_check_empty(new, &q_whiteouts);
 		if (err)
 			return err;
 	}
@@ -1233,7 +1268,8 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	}
 	if (new_pos)
 		expect = ul_dentry_upper(new);
-	if (replaced && d_is_dir(new) && ul_dentry_lower(new) && expect) {
+	if (replaced && d_is_dir(new) && (ul_dentry_lower(new) || q_whiteouts) &&
+	    expect) {
 		/* recipe 4 changes upper/Q first: a stale P must stop it */
 		err = ul_check_name(UL_FS(sb), old);
 		if (err)

@@ -117,7 +117,7 @@ void ul_dir_renumbered(struct inode *dir);
 
 /* readdir.c */
 extern const struct file_operations ul_dir_fops;
-int ul_check_empty(struct dentry *dentry);
+int ul_check_empty(struct dentry *dentry, bool *whiteouts);
 void ul_dir_cache_release(struct inode *inode);
 
 /* copy_up.c */

@@ -337,7 +337,7 @@ out_free:
 static struct ul_dir_cache *ul_cache_get(struct dentry *dentry)
 {
 	struct ul_inode *ui = UL_E(dentry);
-	u64 version = READ_ONCE(ui->version);
+	u64 version = atomic64_read(&ui->version);
 	struct ul_dir_cache *cache;
 
 	mutex_lock(&ui->lock);
@@ -373,19 +373,29 @@ void ul_dir_cache_release(struct inode *inode)
 /**
  * ul_check_empty - does a union directory list no names?
  * @dentry: the union directory
+ * @whiteouts: if not NULL, set to whether its upper directory holds
+ *	whiteouts (which the upper filesystem counts as entries)
  *
- * Whiteouts do not count.
+ * Whiteouts do not count: those over lower names, and stale ones, whose
+ * lower name is gone (the lower layer changed while unmounted).
  *
  * Return: 0 if empty, -ENOTEMPTY if not, another negative errno on error.
  */
-int ul_check_empty(struct dentry *dentry)
+int ul_check_empty(struct dentry *dentry, bool *whiteouts)
 {
 	struct ul_dir_cache *cache = ul_cache_build(dentry, false);
+	struct ul_cache_entry *e;
 	int err;
 
 	if (IS_ERR(cache))
 		return PTR_ERR(cache);
 	err = cache->count ? -ENOTEMPTY : 0;
+	if (whiteouts) {
+		*whiteouts = false;
+		list_for_each_entry(e, &cache->entries, next)
+			if (e->whiteout)
+				*whiteouts = true;
+	}
 	ul_cache_put(cache);
 	return err;
 }
@@ -435,7 +445,7 @@ static int ul_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct ul_dir_file *od = file->private_data;
 	struct inode *inode = file_inode(file);
-	u64 version = READ_ONCE(UL_I(inode)->version);
+	u64 version = atomic64_read(&UL_I(inode)->version);
 	struct ul_dir_cache *cache;
 	int err = 0;
 

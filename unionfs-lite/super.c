@@ -70,7 +70,7 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 	ui->key = NULL;
 	ui->flags = 0;
 	ui->prot = 0;
-	ui->version = 0;
+	atomic64_set(&ui->version, 0);
 	ui->dcache = NULL;
 	return &ui->vfs_inode;
 }

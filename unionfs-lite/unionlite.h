@@ -123,7 +123,7 @@ struct ul_inode {
 	unsigned long flags;
 	unsigned int prot;
 	struct mutex lock;	/* copy-up of this object */
-	u64 version;
+	atomic64_t version;
 	struct ul_dir_cache *dcache;
 	struct inode vfs_inode;
 };
