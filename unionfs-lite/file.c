@@ -1,16 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unionlite: regular files. An open union file holds an open real file
- * (private_data) of the topmost object at open time; reads, writes, mmap,
- * seeks and syncs go to it. Opening for write or with O_TRUNC copies a
- * lower-only file up first.
+ * unionlite: regular files. An open union file holds an open real file of
+ * the topmost object at open time; reads, writes, mmap, seeks and syncs
+ * go to it. Opening for write or with O_TRUNC copies a lower-only file up
+ * first. A file opened read-only on a lower-only object follows a later
+ * copy-up (made through another open, a chmod, a link...): its next read,
+ * mmap, seek or sync opens the upper copy once and uses that from then on,
+ * so it sees what was written there.
  */
 
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/uio.h>
 #include "ops.h"
+
+/**
+ * struct ul_file - an open union file (file->private_data)
+ * @real: the real file opened with the union file: the upper object, or
+ *	the lower one when the object had not been copied up
+ * @upper: a lower @real's successor, opened on the upper copy the first
+ *	time it is needed after a copy-up; set once (cmpxchg), then used for
+ *	everything
+ */
+struct ul_file {
+	struct file *real;
+	struct file *upper;
+};
+
+static const struct cred *ul_file_creds(struct file *file)
+{
+	return ul_override_creds(file_inode(file)->i_sb);
+}
 
 static int ul_open(struct inode *inode, struct file *file)
 {
@@ -19,6 +41,7 @@ static int ul_open(struct inode *inode, struct file *file)
 	const struct cred *old_cred;
 	struct file *realfile;
 	struct path realpath;
+	struct ul_file *uf;
 	int err;
 
 	if ((file->f_flags & O_ACCMODE) != O_RDONLY ||
@@ -36,6 +59,9 @@ static int ul_open(struct inode *inode, struct file *file)
 			return err;
 	}
 
+	uf = kzalloc(sizeof(*uf), GFP_KERNEL);
+	if (!uf)
+		return -ENOMEM;
 	ul_real_path(dentry, &realpath);
 	old_cred = ul_override_creds(sb);
 	/* O_TRUNC: the VFS truncates through ->setattr after the open */
@@ -44,19 +70,65 @@ static int ul_open(struct inode *inode, struct file *file)
 						 O_TRUNC),
 			       current_cred());
 	revert_creds(old_cred);
-	if (IS_ERR(realfile))
+	if (IS_ERR(realfile)) {
+		kfree(uf);
 		return PTR_ERR(realfile);
+	}
 	/* O_DIRECT works through the union where it works on the real file */
 	if (realfile->f_mode & FMODE_CAN_ODIRECT)
 		file->f_mode |= FMODE_CAN_ODIRECT;
-	file->private_data = realfile;
+	uf->real = realfile;
+	file->private_data = uf;
 	return 0;
 }
 
 static int ul_release(struct inode *inode, struct file *file)
 {
-	fput(file->private_data);
+	struct ul_file *uf = file->private_data;
+
+	if (uf->upper)
+		fput(uf->upper);
+	fput(uf->real);
+	kfree(uf);
 	return 0;
+}
+
+/*
+ * The upper file that takes the place of a lower uf->real once the object
+ * has been copied up; uf->real while it has not. Opened with the same
+ * flags (read-only: a file opened for write was copied up at open), as
+ * the mounter, the way ul_open() opens.
+ */
+static struct file *ul_file_current(struct file *file)
+{
+	struct ul_file *uf = file->private_data;
+	struct ul_fs *ufs = UL_FS(file_inode(file)->i_sb);
+	struct file *upper, *old;
+	const struct cred *old_cred;
+	struct path upath;
+
+	if (likely(uf->real->f_path.mnt == ufs->upper_mnt))
+		return uf->real;
+	/* pairs with the cmpxchg() below */
+	upper = smp_load_acquire(&uf->upper);
+	if (upper)
+		return upper;
+	upath.dentry = ul_upper(UL_I(file_inode(file)));
+	if (!upath.dentry)
+		return uf->real;
+	upath.mnt = ufs->upper_mnt;
+	old_cred = ul_file_creds(file);
+	upper = dentry_open(&upath, uf->real->f_flags, current_cred());
+	revert_creds(old_cred);
+	if (IS_ERR(upper))
+		return upper;
+	old = cmpxchg(&uf->upper, NULL, upper);
+	if (old) {
+		/* another call of this file opened it first */
+		fput(upper);
+		return old;
+	}
+	return upper;
 }
 
 /*
@@ -68,9 +140,11 @@ static int ul_release(struct inode *inode, struct file *file)
 
 static struct file *ul_real_file(struct file *file)
 {
-	struct file *realfile = file->private_data;
+	struct file *realfile = ul_file_current(file);
 	unsigned int flags = READ_ONCE(file->f_flags) & UL_SETFL_FLAGS;
 
+	if (IS_ERR(realfile))
+		return realfile;
 	if ((READ_ONCE(realfile->f_flags) & UL_SETFL_FLAGS) != flags) {
 		spin_lock(&realfile->f_lock);
 		realfile->f_flags = (realfile->f_flags & ~UL_SETFL_FLAGS) |
@@ -101,12 +175,16 @@ static ssize_t ul_read_iter(struct kiocb *iocb, struct iov_iter *iter)
 {
 	struct file *file = iocb->ki_filp;
 	const struct cred *old_cred;
+	struct file *realfile;
 	ssize_t ret;
 
 	if (!iov_iter_count(iter))
 		return 0;
-	old_cred = ul_override_creds(file_inode(file)->i_sb);
-	ret = vfs_iter_read(ul_real_file(file), iter, &iocb->ki_pos,
+	realfile = ul_real_file(file);
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
+	old_cred = ul_file_creds(file);
+	ret = vfs_iter_read(realfile, iter, &iocb->ki_pos,
 			    ul_iocb_to_rwf(iocb->ki_flags));
 	revert_creds(old_cred);
 	return ret;
@@ -120,6 +198,8 @@ static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 	const struct cred *old_cred;
 	ssize_t ret;
 
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
 	if (!iov_iter_count(iter))
 		return 0;
 	inode_lock(inode);
@@ -145,10 +225,12 @@ out_unlock:
 
 static loff_t ul_llseek(struct file *file, loff_t offset, int whence)
 {
-	struct file *realfile = file->private_data;
+	struct file *realfile = ul_file_current(file);
 	struct inode *inode = file_inode(file);
 	loff_t ret;
 
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
 	inode_lock(inode);
 	realfile->f_pos = file->f_pos;
 	ret = vfs_llseek(realfile, offset, whence);
@@ -159,17 +241,19 @@ static loff_t ul_llseek(struct file *file, loff_t offset, int whence)
 
 static int ul_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct file *realfile = file->private_data;
+	struct file *realfile = ul_file_current(file);
 	const struct cred *old_cred;
 	int ret;
 
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
 	if (!realfile->f_op->mmap)
 		return -ENODEV;
 	if (WARN_ON(file != vma->vm_file))
 		return -EIO;
 	/* the mapping is the real file's: its page cache, its writeback */
 	vma_set_file(vma, realfile);
-	old_cred = ul_override_creds(file_inode(file)->i_sb);
+	old_cred = ul_file_creds(file);
 	ret = call_mmap(vma->vm_file, vma);
 	revert_creds(old_cred);
 	return ret;
@@ -177,11 +261,14 @@ static int ul_mmap(struct file *file, struct vm_area_struct *vma)
 
 static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
+	struct file *realfile = ul_file_current(file);
 	const struct cred *old_cred;
 	int ret;
 
-	old_cred = ul_override_creds(file_inode(file)->i_sb);
-	ret = vfs_fsync_range(file->private_data, start, end, datasync);
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
+	old_cred = ul_file_creds(file);
+	ret = vfs_fsync_range(realfile, start, end, datasync);
 	revert_creds(old_cred);
 	return ret;
 }
@@ -189,10 +276,13 @@ static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 static long ul_fallocate(struct file *file, int mode, loff_t offset,
 			 loff_t len)
 {
+	struct file *realfile = ul_real_file(file);
 	struct inode *inode = file_inode(file);
 	const struct cred *old_cred;
 	long ret;
 
+	if (IS_ERR(realfile))
+		return PTR_ERR(realfile);
 	inode_lock(inode);
 	/* as for a write: the caller's right to keep the set-id bits */
 	ul_copyattr(inode);
@@ -200,7 +290,7 @@ static long ul_fallocate(struct file *file, int mode, loff_t offset,
 	if (ret)
 		goto out_unlock;
 	old_cred = ul_override_creds(inode->i_sb);
-	ret = vfs_fallocate(ul_real_file(file), mode, offset, len);
+	ret = vfs_fallocate(realfile, mode, offset, len);
 	revert_creds(old_cred);
 	ul_copyattr(inode);
 out_unlock:

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
@@ -124,13 +125,43 @@ static int ul_statfs(struct dentry *dentry, struct kstatfs *buf)
 	return err;
 }
 
+/*
+ * One path option as mount options write it: a backslash before each
+ * comma, colon and backslash of the path, so that the value mounts again.
+ * seq_show_option() then escapes what /proc/mounts cannot hold (commas,
+ * blanks and backslashes as octal), which getmntent() and findmnt undo.
+ */
+static void ul_show_path(struct seq_file *m, const char *key,
+			 const char *path)
+{
+	char *esc, *q;
+	const char *p;
+
+	esc = kmalloc(2 * strlen(path) + 1, GFP_KERNEL);
+	if (!esc) {
+		/* unescaped: better than a missing option */
+		seq_show_option(m, key, path);
+		return;
+	}
+	for (p = path, q = esc; *p; p++) {
+		if (*p == ',' || *p == ':' || *p == '\\')
+			*q++ = '\\';
+		*q++ = *p;
+	}
+	*q = '\0';
+	seq_show_option(m, key, esc);
+	kfree(esc);
+}
+
 static int ul_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct ul_fs *ufs = UL_FS(root->d_sb);
 
-	seq_show_option(m, "lowerdir", ufs->config.lowerdir);
-	seq_show_option(m, "upperdir", ufs->config.upperdir);
-	seq_show_option(m, "workdir", ufs->config.workdir);
+	ul_show_path(m, "lowerdir", ufs->config.lowerdir);
+	ul_show_path(m, "upperdir", ufs->config.upperdir);
+	ul_show_path(m, "workdir", ufs->config.workdir);
+	if (ufs->config.default_permissions)
+		seq_puts(m, ",default_permissions");
 	return 0;
 }
 
@@ -146,27 +177,69 @@ static const struct super_operations ul_super_ops = {
 
 /* ---- options ---- */
 
-enum { UL_OPT_LOWERDIR, UL_OPT_UPPERDIR, UL_OPT_WORKDIR };
+enum {
+	UL_OPT_LOWERDIR,
+	UL_OPT_UPPERDIR,
+	UL_OPT_WORKDIR,
+	UL_OPT_DEFAULT_PERMISSIONS,
+};
 
 static const struct fs_parameter_spec ul_fs_parameters[] = {
 	fsparam_string("lowerdir", UL_OPT_LOWERDIR),
 	fsparam_string("upperdir", UL_OPT_UPPERDIR),
 	fsparam_string("workdir", UL_OPT_WORKDIR),
+	fsparam_flag("default_permissions", UL_OPT_DEFAULT_PERMISSIONS),
 	{}
 };
+
+/*
+ * Remove the escaping backslashes of a path option in place: "\x" stands
+ * for x (a comma, a colon, a backslash). A backslash at the end escapes
+ * nothing and is refused. In lowerdir= (@layers) an unescaped colon
+ * separates lower layers, and unionlite takes one: refused as well.
+ */
+static int ul_unescape_path(struct fs_context *fc, const char *key,
+			    char *path, bool layers)
+{
+	char *p, *q;
+
+	if (!*path)
+		return invalfc(fc, "%s: empty path", key);
+	for (p = path; *p; p++) {
+		if (*p == '\\' && !p[1])
+			return invalfc(fc, "%s '%s': ends with a lone backslash",
+				       key, path);
+		if (*p == '\\')
+			p++;
+		else if (*p == ':' && layers)
+			return invalfc(fc, "%s '%s': ':' separates layers, unionlite takes one",
+				       key, path);
+	}
+	for (p = q = path; *p; p++) {
+		if (*p == '\\')
+			p++;
+		*q++ = *p;
+	}
+	*q = '\0';
+	return 0;
+}
 
 static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 {
 	struct ul_fs *ufs = fc->s_fs_info;
 	struct fs_parse_result result;
 	char **slot;
-	int opt;
+	int opt, err;
 
 	opt = fs_parse(fc, ul_fs_parameters, param, &result);
 	if (opt < 0)
 		return opt;	/* -ENOPARAM: the VFS names the unknown option */
 
 	switch (opt) {
+	case UL_OPT_DEFAULT_PERMISSIONS:
+		/* as on overlayfs 6.1: accepted and shown, nothing changes */
+		ufs->config.default_permissions = true;
+		return 0;
 	case UL_OPT_LOWERDIR:
 		slot = &ufs->config.lowerdir;
 		break;
@@ -182,6 +255,10 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	if (*slot)
 		return invalfc(fc, "option '%s' given more than once",
 			       param->key);
+	err = ul_unescape_path(fc, param->key, param->string,
+			       opt == UL_OPT_LOWERDIR);
+	if (err)
+		return err;
 	*slot = param->string;
 	param->string = NULL;
 	return 0;
@@ -656,7 +733,49 @@ static void ul_free_fc(struct fs_context *fc)
 	ul_free_fs(fc->s_fs_info);
 }
 
+/*
+ * mount(2)'s option string: split at each comma that no backslash escapes
+ * (generic_parse_monolithic() splits at every comma), each option at its
+ * first '='; the values keep their backslashes for ul_parse_param().
+ */
+static int ul_parse_monolithic(struct fs_context *fc, void *data)
+{
+	char *opts = data, *key, *value, *p;
+	size_t len;
+	int err;
+
+	if (!opts)
+		return 0;
+	err = security_sb_eat_lsm_opts(opts, &fc->security);
+	if (err)
+		return err;
+	while (*opts) {
+		key = opts;
+		for (p = key; *p && *p != ','; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+		}
+		opts = *p ? p + 1 : p;
+		*p = '\0';
+		if (!*key)
+			continue;
+		value = strchr(key, '=');
+		len = 0;
+		if (value) {
+			if (value == key)
+				return invalfc(fc, "an option with no name: '%s'", key);
+			*value++ = '\0';
+			len = strlen(value);
+		}
+		err = vfs_parse_fs_string(fc, key, value, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static const struct fs_context_operations ul_context_ops = {
+	.parse_monolithic = ul_parse_monolithic,
 	.parse_param	= ul_parse_param,
 	.get_tree	= ul_get_tree,
 	.free		= ul_free_fc,

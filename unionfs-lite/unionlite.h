@@ -25,15 +25,18 @@
 #define UL_WORK_NAME		"work"
 
 /**
- * struct ul_config - the mount options, as the user gave them
- * @lowerdir: value of lowerdir=, shown in /proc/mounts
- * @upperdir: value of upperdir=
- * @workdir: value of workdir=
+ * struct ul_config - the mount options
+ * @lowerdir: the path lowerdir= names (its backslash escapes removed)
+ * @upperdir: the path upperdir= names
+ * @workdir: the path workdir= names
+ * @default_permissions: default_permissions was given (shown, no effect:
+ *	the caller's and the mounter's checks are always both made)
  */
 struct ul_config {
 	char *lowerdir;
 	char *upperdir;
 	char *workdir;
+	bool default_permissions;
 };
 
 /**

@@ -1,0 +1,47 @@
+# Mount options overlayfs takes besides the layers: default_permissions
+# (accepted and shown, nothing else changes), and backslash escapes in
+# layer paths: "\," for a comma, "\:" for a colon, "\\" for a backslash.
+# On unionlite and on overlayfs: mount with layer directories whose names
+# hold a comma, a colon and a backslash, read a file through the union,
+# print the options /proc/mounts shows (decoded as getmntent() and
+# findmnt decode them), unmount and mount again with exactly those.
+. /tests/union-lib/union.sh
+ul_load || exit 1
+ul_mount_disks || exit 1
+rc=0
+
+# shown FS: the union's options in /proc/mounts, octal escapes decoded
+shown() {
+	local o
+	o=$(awk -v m=$UL_MNT -v t=$1 '$2 == m && $3 == t { print $4 }' /proc/mounts)
+	# \NNN (octal) as printf %b wants it: \0NNN
+	printf '%b\n' "$(echo "$o" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')"
+}
+
+# attempt FS OPTS: mount, show what the union holds and the options, unmount
+attempt() {
+	local fs=$1 opts=$2
+	dmesg -c >/dev/null
+	if ! mount -t $fs -o "$opts" none $UL_MNT 2>/tmp/err; then
+		echo "mount: $(sed 's/.*failed: //' /tmp/err)"
+		dmesg -c | sed -n 's/^\[[^]]*\] //; /^unionlite\|^overlay/p'
+		return 1
+	fi
+	echo "mounted; f: $(cat $UL_MNT/f 2>&1)"
+	SHOWN=$(shown $fs)
+	echo "shown: $SHOWN" | sed "s|$B|B|g"
+	umount $UL_MNT
+}
+
+B=$UL_EXT4/o
+for fs in unionlite overlay; do
+	echo "### $fs"
+	rm -rf $B && mkdir -p "$B/lo,w:er" "$B/up,per" "$B/wo:rk\\x" $UL_MNT
+	echo lower >"$B/lo,w:er/f"
+	opts="lowerdir=$B/lo\\,w\\:er,upperdir=$B/up\\,per,workdir=$B/wo\\:rk\\\\x,default_permissions"
+	echo "\$ mount -o $opts" | sed "s|$B|B|g"
+	attempt $fs "$opts" || { [ $fs = overlay ] || rc=1; continue; }
+	echo "\$ mount again with what was shown"
+	attempt $fs "$SHOWN" || { [ $fs = overlay ] || rc=1; }
+done
+ul_finish $rc
