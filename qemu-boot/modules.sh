@@ -5,17 +5,26 @@
 # kernel's own (built from the tree with the series) or, for pristine,
 # fs/ext2 of pristine 6.1 built out of tree against the base kernel.
 # Kbuild in 6.1 writes objects next to the sources, so each variant
-# builds from its own copy under build/mod-VARIANT.
+# builds from its own copy: in the store, beside the kernel build
+# (KDIR.mod-VARIANT/: mutant and pristine build against the base
+# kernel), one per variant for every clone (under a lock), so a
+# second clone's compiles are ccache hits (the paths are the same) or
+# not done at all (the sources are the same). The .ko files and build
+# logs are then copied to build/mod-VARIANT, which is the clone's own.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: modules.sh VARIANT [make args]}
+variant=${1:?usage: modules.sh VARIANT [make args...]}
 shift
 ul_check_variant "$variant"
 kdir=$(ul_kdir "$variant")
 [ -f "$kdir/Module.symvers" ] || ul_die "kernel($variant) is not built"
+mb=$kdir.mod-$variant
+mkdir -p "$mb"
+exec 9>"$mb.lock"
+flock 9
 
 for m in "${UL_MOD_SRC:-$UL_TOP/unionfs-lite}" "$UL_TOP/tests/kmod"; do
-	out=$UL_BUILD/mod-$variant/$(basename "$m")
+	out=$mb/$(basename "$m")
 	ul_sync_dir "$m" "$out"
 	ul_kmake -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1 || {
 		cat "$out/build.log" >&2
@@ -27,7 +36,7 @@ for m in "${UL_MOD_SRC:-$UL_TOP/unionfs-lite}" "$UL_TOP/tests/kmod"; do
 	fi
 done
 
-out=$UL_BUILD/mod-$variant/ext2
+out=$mb/ext2
 if [ "$variant" = pristine ]; then
 	ul_sync_dir "$UL_PRISTINE/fs/ext2" "$out"
 	ul_kmake -C "$kdir" M="$out" modules >"$out/build.log" 2>&1 || {
@@ -57,7 +66,7 @@ elif [ "$variant" = mutant ]; then
 	# of a lower name over an existing name that leaves no whiteout.
 	ul_mutate() {
 		local n=$1 file=$2 from=$3 to=$4
-		local dir=$UL_BUILD/mod-$variant/unionlite-m$n
+		local dir=$mb/unionlite-m$n
 		# edited in a staging copy: the build copy changes (and
 		# rebuilds) only when the source or the edit does
 		rm -rf "$dir.src"
@@ -82,3 +91,22 @@ else
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||
 		cp "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko"
 fi
+
+# The clone's copy: the modules and build logs of this build, nothing else
+# (a directory of a previous build that this one did not make goes).
+rm -rf "$UL_BUILD/mod-$variant.new"
+for d in "$mb"/*/; do
+	d=${d%/}
+	case ${d##*/} in
+	*.src) continue ;;
+	unionlite-m*) [ "$variant" = mutant ] || continue ;;
+	esac
+	mkdir -p "$UL_BUILD/mod-$variant.new/${d##*/}"
+	for f in "$d"/*.ko "$d"/build.log; do
+		if [ -f "$f" ]; then
+			cp -p "$f" "$UL_BUILD/mod-$variant.new/${d##*/}/"
+		fi
+	done
+done
+rm -rf "$UL_BUILD/mod-$variant"
+mv "$UL_BUILD/mod-$variant.new" "$UL_BUILD/mod-$variant"

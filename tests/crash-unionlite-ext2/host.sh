@@ -13,7 +13,7 @@
 # run, a kernel warning, work/ not empty after a mount, too few cuts).
 CRASH_UPPER_FS=ext2
 CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
-CRASH_MIN=${UL_CRASH_MIN:-3}
+CRASH_MIN=${UL_CRASH_MIN:-1}
 CRASH_DELAY_MS="150 900"
 # a cut left something in work/ (not asked of a run aimed at a few
 # transitions only: UL_CRASH_TARGETS="CLASS...")

@@ -7,14 +7,15 @@
 # the console shows after which step each cut fell. After each cut: the
 # journal replay, e2fsck -fn clean, the union in the state before or
 # after the operation in flight, work/ empty after the mount. The cuts go
-# on until every transition has 3 (UL_CRASH_MIN) and every one with more
-# than one step has one between two steps, 120 cuts (UL_CRASH_CUTS) at
-# most. The per-cut lines and the table per transition are in
+# on until every transition has 1 (UL_CRASH_MIN), every one with more
+# than one step has one between two steps and some cut has left
+# something in work/; 120 cuts (UL_CRASH_CUTS) at most; the soaks
+# (make crash-soak) go deeper. The per-cut lines and the table per transition are in
 # build/logs/base/crash-unionlite.cuts. UL_CRASH_TARGETS="CLASS..." aims
 # the cuts at those transitions only, e.g.
 #   UL_CRASH_TARGETS=rename-lower-q qemu-boot/run-test.sh crash-unionlite base
 CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
-CRASH_MIN=${UL_CRASH_MIN:-3}
+CRASH_MIN=${UL_CRASH_MIN:-1}
 CRASH_DELAY_MS="150 900"
 # a cut left something in work/ (not asked of a run aimed at a few
 # transitions only: UL_CRASH_TARGETS="CLASS...")

@@ -4,7 +4,9 @@
 # lower name over an existing one that leaves no whiteout) runs
 # diff-overlayfs's seeds until one diverges; the minimizer's case is
 # printed, then replayed on the mutant (it diverges) and on the real
-# module (it does not).
+# module (it does not). What overlayfs and unionlite make of a mutant's
+# upper layer (the views of both uppers after the seed) is left out: how
+# overlayfs reads a corrupt upper is not stable from run to run.
 . /tests/lib/diff.sh
 ul_mount_disks || exit 1
 rc=0
@@ -13,7 +15,7 @@ for m in 1 2 3; do
 	insmod /lib/modules/unionlite-m$m.ko || exit 1
 	caught=
 	for seed in 1 2 3 4 5 6 7 8 9 10; do
-		if ! ul_diff_seed $seed 1000 >/tmp/seed.out; then
+		if ! ul_diff_seed $seed 500 >/tmp/seed.out; then
 			caught=$seed
 			break
 		fi
@@ -25,7 +27,7 @@ for m in 1 2 3; do
 		rmmod unionlite
 		continue
 	fi
-	cat /tmp/seed.out
+	sed -E '/^(cmp )?(overlay over both uppers|unionlite over both uppers|remounted):/d' /tmp/seed.out
 	ul_diff_clean $caught
 	sed -n '/^\. \/tests\/lib\/diff.sh$/,/^OPS$/p' /tmp/seed.out >/tmp/case.sh
 	echo "# the case on mutant $m"

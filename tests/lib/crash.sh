@@ -322,7 +322,8 @@ crash_pick() {
 }
 
 # crash_done: with $CRASH_MIN, whether every target class has that many
-# cuts and, when its op has more than one step, one cut between two
+# cuts and, when its op has more than one step, one cut between two, and
+# with $CRASH_NEED_LEFTOVERS, whether a cut has left something in work/
 crash_done() {
 	local t
 	[ -n "${CRASH_MIN:-}" ] || return 1
@@ -332,6 +333,19 @@ crash_done() {
 			return 1
 		fi
 	done
+	# crash_host's count: a cut must also have left something in work/
+	if [ "${CRASH_NEED_LEFTOVERS:-0}" = 1 ] && [ "${leftcuts:-0}" = 0 ]; then
+		return 1
+	fi
+}
+
+# crash_times N: "once", "N times"
+crash_times() {
+	if [ "$1" = 1 ]; then
+		echo once
+	else
+		echo "$1 times"
+	fi
 }
 
 # crash_table: one line per transition class: the steps of its ops (as
@@ -455,9 +469,9 @@ crash_host() {
 		ok=1
 		if [ -n "${CRASH_MIN:-}" ]; then
 			if crash_done; then
-				echo "every transition cut at least $CRASH_MIN times, and between two steps when it has several"
+				echo "every transition cut at least $(crash_times "$CRASH_MIN"), and between two steps when it has several"
 			else
-				echo "NOT every transition cut $CRASH_MIN times and between two steps within $cuts cuts"
+				echo "NOT every transition cut $(crash_times "$CRASH_MIN") and between two steps (or nothing left in work/) within $cuts cuts"
 				ok=0
 			fi
 		fi

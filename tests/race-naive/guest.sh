@@ -1,5 +1,5 @@
 # The observers catch a broken union: the same transitions done
 # in several steps by hand on the upper layer are caught on every recipe
-# within the budget of race-unionlite (3,000 transitions).
+# within the budget of race-unionlite (500 transitions).
 . /tests/lib/race.sh
-race_caught upper 3000
+race_caught upper 500

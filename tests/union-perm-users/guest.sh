@@ -10,7 +10,9 @@
 # what the upper layer holds after the unmount. The unionlite transcript
 # is printed and compared with the overlayfs one; any difference is
 # printed and fails the test. The golden output holds the unionlite
-# transcript, so a change on either side shows.
+# transcript, so a change on either side shows. On the debug kernel only
+# unionlite runs (its checkers are the point there; the comparison with
+# overlayfs is the base kernel's, and the transcript must be the same).
 . /tests/union-lib/union.sh
 ul_start || exit 1
 umask 022
@@ -493,8 +495,10 @@ mount_fs() {
 }
 
 rc=0
+fses="unionlite overlay"
+[ "$UL_VARIANT" = debug ] && fses=unionlite
 for base in $UL_EXT4 $UL_EXT2; do
-	for fs in unionlite overlay; do
+	for fs in $fses; do
 		unflag $base
 		ul_layers $base
 		fixtures $base
@@ -510,6 +514,10 @@ for base in $UL_EXT4 $UL_EXT2; do
 	unflag $base
 	echo "### upper on $(ul_fstype $base)"
 	cat /tmp/t.unionlite
+	if [ "$fses" = unionlite ]; then
+		echo "## against overlayfs: on the base kernel"
+		continue
+	fi
 	compared /tmp/t.unionlite >/tmp/c.unionlite
 	compared /tmp/t.overlay >/tmp/c.overlay
 	if diff -u -L unionlite -L overlayfs /tmp/c.unionlite /tmp/c.overlay >/tmp/t.diff; then
