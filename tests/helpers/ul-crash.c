@@ -25,10 +25,13 @@
  *             rmdir P, mkdir P, rename F G, rename G F, unlink F, create F
  *   rmdir     lower P/{c0,c1}. setup: unlink P/c0, P/c1. Cycle:
  *             rmdir P (rmdir-whiteout), mkdir P (mkdir-over-whiteout)
- *   rename    lower F. Cycle: rename F G (rename-neg-q),
+ *   rename    lower F. setup: rename F G, rename G F (the copy-up of F
+ *             is done: its ten-odd steps would fill the cut window of
+ *             the first op). Cycle: rename F G (rename-neg-q),
  *             rename G F (rename-over-whiteout)
- *   unlink    lower F. Cycle: unlink F (unlink-whiteout),
- *             create F (create-over-whiteout)
+ *   unlink    lower F. setup: unlink F, create F (the first unlink also
+ *             makes the shared whiteout). Cycle: unlink F
+ *             (unlink-whiteout), create F (create-over-whiteout)
  *   lowerq    lower F, H00.. Cycle: rename F Hj (rename-lower-q),
  *             rename Hj F (rename-onto-whiteout-p-lower)
  *   whdir     lower Q00/x.. Cycle: unlink Qj/x (unlink-whiteout),
@@ -214,6 +217,22 @@ static int kind_setup(enum kind kind, int i, struct op *o)
 		if (i > 0)
 			return 0;
 		set_op(o, OC_CREATE, TC_PLAIN, "Q", NULL);
+		return 1;
+	case K_UNLINK:
+		if (i > 1)
+			return 0;
+		if (i)
+			set_op(o, OC_CREATE, TC_CREATE_WH, "F", NULL);
+		else
+			set_op(o, OC_UNLINK, TC_UNLINK_WH, "F", NULL);
+		return 1;
+	case K_RENAME:
+		if (i > 1)
+			return 0;
+		if (i)
+			set_op(o, OC_RENAME, TC_RENAME_OVER_WH, "G", "F");
+		else
+			set_op(o, OC_RENAME, TC_RENAME_NEG, "F", "G");
 		return 1;
 	default:
 		return 0;
