@@ -92,14 +92,14 @@ else
 		cp "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko"
 fi
 
-# The clone's copy: the modules and build logs of this build, nothing else
-# (a directory of a previous build that this one did not make goes).
+# The clone's copy: the modules and build logs of this build, nothing else.
 rm -rf "$UL_BUILD/mod-$variant.new"
 for d in "$mb"/*/; do
 	d=${d%/}
 	case ${d##*/} in
-	*.src) continue ;;
-	unionlite-m*) [ "$variant" = mutant ] || continue ;;
+	unionfs-lite|kmod|ext2) ;;
+	unionlite-m[0-9]) [ "$variant" = mutant ] || continue ;;
+	*) continue ;;
 	esac
 	mkdir -p "$UL_BUILD/mod-$variant.new/${d##*/}"
 	for f in "$d"/*.ko "$d"/build.log; do

@@ -20,7 +20,8 @@
  *
  * where a shared st_ino is a number that two different real objects show
  * (hard links of one object are one object), counted once per extra
- * object.
+ * object, and D counts the names whose d_ino is not their st_ino, and
+ * the directories whose "." entry's d_ino is not their own st_ino.
  *
  * compare prints "st_ino changed: C of N" for the paths present in both
  * scans whose st_ino differs.
@@ -112,17 +113,25 @@ static void add(const char *rel, const struct stat *st, unsigned long long dino)
 /* rel: path of the directory relative to the union ("" for the root) */
 static void walk(const char *rel)
 {
-	char p[PATH_MAX], r[PATH_MAX];
+	char dp[PATH_MAX], p[PATH_MAX], r[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 
-	join(p, top_union, rel);
-	d = opendir(p);
+	join(dp, top_union, rel);
+	d = opendir(dp);
 	if (!d)
-		die("opendir", p);
+		die("opendir", dp);
 	while ((errno = 0, de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".")) {
+			/* the directory's own entry: its d_ino is its st_ino */
+			if (stat(dp, &st))
+				die("stat", dp);
+			if (de->d_ino != st.st_ino)
+				n_dino++;
+			continue;
+		}
+		if (!strcmp(de->d_name, ".."))
 			continue;
 		if (*rel)
 			join(r, rel, de->d_name);
@@ -136,7 +145,7 @@ static void walk(const char *rel)
 			walk(r);
 	}
 	if (errno)
-		die("readdir", p);
+		die("readdir", dp);
 	closedir(d);
 }
 
