@@ -373,8 +373,8 @@ void ul_dir_cache_release(struct inode *inode)
 /**
  * ul_check_empty - does a union directory list no names?
  * @dentry: the union directory
- * @whiteouts: if not NULL, set to whether its upper directory holds
- *	whiteouts (which the upper filesystem counts as entries)
+ * @whiteouts: set to whether its upper directory holds whiteouts (which
+ *	the upper filesystem counts as entries)
  *
  * Whiteouts do not count: those over lower names, and stale ones, whose
  * lower name is gone (the lower layer changed while unmounted).
@@ -390,11 +390,12 @@ int ul_check_empty(struct dentry *dentry, bool *whiteouts)
 	if (IS_ERR(cache))
 		return PTR_ERR(cache);
 	err = cache->count ? -ENOTEMPTY : 0;
-	if (whiteouts) {
-		*whiteouts = false;
-		list_for_each_entry(e, &cache->entries, next)
-			if (e->whiteout)
-				*whiteouts = true;
+	*whiteouts = false;
+	list_for_each_entry(e, &cache->entries, next) {
+		if (e->whiteout) {
+			*whiteouts = true;
+			break;
+		}
 	}
 	ul_cache_put(cache);
 	return err;
