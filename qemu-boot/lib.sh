@@ -18,6 +18,10 @@ UL_JOBS=${UL_JOBS:-$(nproc)}
 UL_VARIANTS="base debug pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
 UL_PRISTINE=$UL_BUILD/linux-pristine
+# Where the runs keep their logs and verdicts (logs/VARIANT/TEST.*) and
+# their images (run/VARIANT/TEST/); a harness self-test moves them aside.
+UL_LOGS=${UL_LOGS:-$UL_BUILD/logs}
+UL_RUNS=${UL_RUNS:-$UL_BUILD/run}
 
 # The store: the extracted trees and the kernel build directories, shared
 # by every clone of the project on the machine and kept outside them,

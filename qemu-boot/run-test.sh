@@ -24,11 +24,14 @@
 #   HOST_DRIVER=file  a bash file sourced instead of the single boot; it
 #                     calls "ul_boot TAG SCRIPT [CUT]" once per boot, and
 #                     its output and exit status are the test's
+#   BATCH=no          never run in one boot with other tests (test.sh,
+#                     run-batch.sh)
 # tests/TEST/expected.out, when present, must equal TEST.out;
 # tests/TEST/expected.VARIANT.out takes its place on that variant.
 # UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM
 # (it hangs on some hosts: TCG is the default); UL_TIMEOUT overrides.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/judge.sh"
 
 test=${1:?usage: run-test.sh TEST VARIANT}
 variant=${2:?usage: run-test.sh TEST VARIANT}
@@ -36,34 +39,21 @@ ul_check_variant "$variant"
 tdir=$UL_TOP/tests/$test
 [ -f "$tdir/guest.sh" ] || ul_die "no such test: tests/$test/guest.sh"
 
-TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
-# shellcheck disable=SC1091
-[ -f "$tdir/test.conf" ] && . "$tdir/test.conf"
-if [ "$variant" = debug ]; then
-	TIMEOUT=$((TIMEOUT * 3))
-	[ "$MEM" = 512M ] && MEM=1G
-fi
-TIMEOUT=${UL_TIMEOUT:-$TIMEOUT}
+ul_test_conf "$test" "$variant"
 
-logs=$UL_BUILD/logs/$variant
-run=$UL_BUILD/run/$variant/$test
+logs=$UL_LOGS/$variant
+run=$UL_RUNS/$variant/$test
 mkdir -p "$logs" "$run"
 out=$logs/$test.out
-rm -f "$logs/$test".* "$logs/$test"@* "$run"/*
+rm -rf "$logs/$test".* "$logs/$test"@* "$run"/*
 
-# Fresh images: vda ext4, vdb ext2 (made as a plain user file, no root).
-imgs=("$run/vda-ext4.img" "$run/vdb-ext2.img")
-mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
-mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" "$IMG_SIZE" >/dev/null
+ul_fresh_images "$run" ""
 drives=("${imgs[@]}")
 if [ "$LOGDISK" = yes ]; then
 	head -c 1M /dev/zero > "$run/vdc-log.img"
 	drives+=("$run/vdc-log.img")
 fi
 [ -n "$HOST_PRE" ] && (cd "$tdir" && "./$HOST_PRE" "${imgs[@]}")
-
-accel=tcg
-[ "${UL_KVM:-0}" = 1 ] && accel=kvm
 
 # ul_boot TAG SCRIPT [CUT]: boot once and run tests/TEST/SCRIPT. TAG names
 # the boot's files (TEST@TAG.*; empty: TEST.*). With CUT (seconds), the
@@ -74,23 +64,12 @@ accel=tcg
 ul_boot() {
 	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited
 	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
-	local qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 -m "$MEM"
-		-display none -monitor none -no-reboot
-		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
-		-initrd "$UL_BUILD/initramfs-$variant.cpio"
-		-append "console=ttyS0 panic=-1 ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
-		-serial "file:$blog" -serial "file:$bout")
-	local d
+	local qemu d
+	ul_qemu "$variant" "$blog" "$bout" "ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
 	for d in "${drives[@]}"; do
 		qemu+=(-drive "file=$d,format=raw,if=virtio")
 	done
-	{
-		echo "#!/bin/sh"
-		echo "# rerun $test$tag on the $variant kernel (images as the run left them)"
-		printf '%q ' "${qemu[@]}"
-		echo
-	} > "$logs/$test$tag.qemu"
-	chmod +x "$logs/$test$tag.qemu"
+	ul_write_qemu "$logs/$test$tag.qemu" "rerun $test$tag on the $variant kernel (images as the run left them)"
 	: > "$bout"
 	if [ -n "$cut" ]; then
 		"${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
@@ -148,30 +127,4 @@ fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 [ -n "$HOST_POST" ] && (cd "$tdir" && "./$HOST_POST" "${imgs[@]}")
 
-bad='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN|unable to open an initial console'
-for blog in "$logs/$test.log" "$logs/$test"@*.log; do
-	[ -f "$blog" ] || continue
-	badline=$(grep -a -m1 -E "$bad" "$blog" || true)
-	[ -n "$badline" ] && reasons+=("console: ${blog##*/}: $(echo "$badline" | tr -d '\r')")
-done
-for i in "${imgs[@]}"; do
-	if ! e2fsck -fn "$i" >"$i.fsck" 2>&1; then
-		reasons+=("fsck: ${i##*/} is not clean: $(grep -v -e '^Pass' -e '^e2fsck' "$i.fsck" | head -3 | tr '\n' ' ')")
-	fi
-done
-golden=$tdir/expected.out
-[ -f "$tdir/expected.$variant.out" ] && golden=$tdir/expected.$variant.out
-if [ -f "$golden" ] && ! diff -u "$golden" "$out" >"$logs/$test.diff"; then
-	reasons+=("golden: output differs from tests/$test/${golden##*/} (see $logs/$test.diff)")
-fi
-
-{
-	if [ ${#reasons[@]} = 0 ]; then
-		echo PASS
-	else
-		echo FAIL
-		printf '%s\n' "${reasons[@]}"
-	fi
-	printf 'time: %.1f s\n' "$secs"
-} > "$logs/$test.verdict"
-[ ${#reasons[@]} = 0 ]
+ul_judge "$test" "$variant" "$secs"

@@ -41,23 +41,53 @@ done
 
 # The runs, UL_TEST_JOBS at a time (default: one per core; a TCG guest
 # mostly keeps one core busy). Each run has its own logs and images.
+# Tests that need only guest.sh and the two disks run UL_BATCH (default 8)
+# to a boot (run-batch.sh); UL_BATCH=1 boots once per test. The host-driven
+# tests (several boots each, the longest) start first.
 jobs=${UL_TEST_JOBS:-$UL_JOBS}
-runs=()
+batch=${UL_BATCH:-8}
+batchable() { # batchable TEST
+	[ "$batch" -gt 1 ] &&
+	[ -z "$(conf "$1" HOST_DRIVER "")$(conf "$1" LOGDISK "")$(conf "$1" CMDLINE "")$(conf "$1" EXPECT_FAIL "")" ] &&
+	[ "$(conf "$1" MEM 512M)" = 512M ] && [ "$(conf "$1" BATCH yes)" = yes ]
+}
+first=() runs=() last=()
+declare -A group=()
 for t in "$@"; do
 	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
 		case " $only " in *" $v "*) ;; *) continue ;; esac
-		runs+=("$t@$v")
+		if [ -n "$(conf "$t" HOST_DRIVER "")" ]; then
+			first+=("$t@$v")
+		elif batchable "$t"; then
+			group[$v]="${group[$v]:-} $t"
+		else
+			last+=("$t@$v")
+		fi
 	done
 done
+runs=("${first[@]}")
+for v in debug base pristine mutant; do
+	set -- ${group[$v]:-}
+	while [ $# -gt 0 ]; do
+		n=$batch
+		[ $# -lt $n ] && n=$#
+		b=$v:$(IFS=,; echo "${*:1:$n}")
+		[ "$n" = 1 ] && b=$1@$v
+		runs+=("$b")
+		shift "$n"
+	done
+done
+runs+=("${last[@]}")
 
 passed=0 failed=0 failures=
-# report TEST@VARIANT: the line of one finished run
+# report TEST@VARIANT [HARNESS]: the line of one finished run (HARNESS:
+# the run/VARIANT/HARNESS.harness log to show when it left no verdict)
 report() {
 	local t=${1%@*} v=${1##*@} expect vfile verdict secs reasons ok what
 	expect=$(conf "$t" EXPECT_FAIL "")
-	vfile=$UL_BUILD/logs/$v/$t.verdict
+	vfile=$UL_LOGS/$v/$t.verdict
 	verdict=$(head -1 "$vfile" 2>/dev/null || echo "FAIL")
-	secs=$(grep '^time:' "$vfile" 2>/dev/null | cut -d' ' -f2)
+	secs=$(grep '^time:' "$vfile" 2>/dev/null | cut -d' ' -f2 || true)
 	reasons=$(sed -n '2,$p' "$vfile" 2>/dev/null | grep -v '^time:' || true)
 	ok=0
 	if [ -z "$expect" ]; then
@@ -78,8 +108,8 @@ report() {
 		printf 'FAIL %-32s %6s s%s\n' "$t@$v" "$secs" "$what"
 		[ -n "$reasons" ] && echo "$reasons" | sed 's/^/     /'
 		[ -n "$expect" ] && [ "$verdict" = PASS ] && echo "     the harness did not catch it"
-		echo "     logs: $UL_BUILD/logs/$v/$t.{log,out,qemu,verdict}"
-		[ -f "$vfile" ] || tail -5 "$UL_BUILD/run/$v/$t.harness" | sed 's/^/     /'
+		echo "     logs: $UL_LOGS/$v/$t.{log,out,qemu,verdict}"
+		[ -f "$vfile" ] || tail -5 "$UL_RUNS/$v/${2:-$t}.harness" | sed 's/^/     /'
 	fi
 }
 
@@ -90,17 +120,39 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 	if [ $next -lt ${#runs[@]} ] && [ ${#running[@]} -lt "$jobs" ]; then
 		r=${runs[$next]}
 		next=$((next + 1))
-		rm -f "$UL_BUILD/logs/${r##*@}/${r%@*}.verdict"
-		mkdir -p "$UL_BUILD/run/${r##*@}"
-		"$here/run-test.sh" "${r%@*}" "${r##*@}" \
-			>"$UL_BUILD/run/${r##*@}/${r%@*}.harness" 2>&1 &
+		case "$r" in
+		*@*)
+			rm -f "$UL_LOGS/${r##*@}/${r%@*}.verdict"
+			mkdir -p "$UL_RUNS/${r##*@}"
+			"$here/run-test.sh" "${r%@*}" "${r##*@}" \
+				>"$UL_RUNS/${r##*@}/${r%@*}.harness" 2>&1 &
+			;;
+		*)
+			v=${r%%:*}
+			set -- $(echo "${r#*:}" | tr ',' ' ')
+			for t in "$@"; do
+				rm -f "$UL_LOGS/$v/$t.verdict"
+			done
+			mkdir -p "$UL_RUNS/$v"
+			"$here/run-batch.sh" "$v" "$@" >"$UL_RUNS/$v/batch-$1.harness" 2>&1 &
+			;;
+		esac
 		running[$!]=$r
 		continue
 	fi
 	wait -n || true
 	for pid in "${!running[@]}"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
-			report "${running[$pid]}"
+			r=${running[$pid]}
+			case "$r" in
+			*@*) report "$r" ;;
+			*)
+				set -- $(echo "${r#*:}" | tr ',' ' ')
+				for t in "$@"; do
+					report "$t@${r%%:*}" "batch-$1"
+				done
+				;;
+			esac
 			unset "running[$pid]"
 		fi
 	done

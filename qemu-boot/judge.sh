@@ -1,0 +1,87 @@
+# Sourced by run-test.sh and run-batch.sh (bash, after lib.sh): the
+# settings of one test, its fresh images, the QEMU command line and the
+# verdict.
+
+# ul_test_conf TEST VARIANT: the test's settings (tests/TEST/test.conf,
+# see run-test.sh), with the debug kernel's 3x time and 1G of memory.
+ul_test_conf() {
+	TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
+	# shellcheck disable=SC1090
+	[ -f "$UL_TOP/tests/$1/test.conf" ] && . "$UL_TOP/tests/$1/test.conf"
+	if [ "$2" = debug ]; then
+		TIMEOUT=$((TIMEOUT * 3))
+		[ "$MEM" = 512M ] && MEM=1G
+	fi
+	TIMEOUT=${UL_TIMEOUT:-$TIMEOUT}
+}
+
+# ul_fresh_images DIR: imgs=(DIR/vda-ext4.img DIR/vdb-ext2.img), a fresh
+# ext4 and a fresh ext2 image of IMG_SIZE (made as plain user files).
+ul_fresh_images() {
+	imgs=("$1/vda-ext4.img" "$1/vdb-ext2.img")
+	mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
+	mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" "$IMG_SIZE" >/dev/null
+}
+
+# ul_qemu VARIANT CONSOLE OUTPUT WORDS...: qemu=(the command line) for
+# VARIANT's kernel and initramfs, the console and the second serial port
+# into the files CONSOLE and OUTPUT, WORDS on the kernel command line.
+# The caller adds the disks. UL_KVM=1 uses KVM instead of TCG.
+ul_qemu() {
+	local variant=$1 blog=$2 bout=$3 accel=tcg
+	shift 3
+	[ "${UL_KVM:-0}" = 1 ] && accel=kvm
+	qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 -m "$MEM"
+		-display none -monitor none -no-reboot
+		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
+		-initrd "$UL_BUILD/initramfs-$variant.cpio"
+		-append "console=ttyS0 panic=-1 $*"
+		-serial "file:$blog" -serial "file:$bout")
+}
+
+# ul_write_qemu FILE COMMENT: FILE runs "${qemu[@]}" again
+ul_write_qemu() {
+	{
+		echo "#!/bin/sh"
+		echo "# $2"
+		printf '%q ' "${qemu[@]}"
+		echo
+	} > "$1"
+	chmod +x "$1"
+}
+
+# ul_judge TEST VARIANT SECS: write logs/VARIANT/TEST.verdict from the
+# reasons already in reasons[], the console logs (TEST.log, TEST@*.log),
+# e2fsck -fn of imgs[] and the golden output; returns 0 on PASS.
+ul_judge() {
+	local test=$1 variant=$2 secs=$3 logs=$UL_LOGS/$2 blog badline i golden
+	local tdir=$UL_TOP/tests/$1
+	local bad='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN|unable to open an initial console'
+
+	for blog in "$logs/$test.log" "$logs/$test"@*.log; do
+		[ -f "$blog" ] || continue
+		badline=$(grep -a -m1 -E "$bad" "$blog" || true)
+		[ -n "$badline" ] && reasons+=("console: ${blog##*/}: $(echo "$badline" | tr -d '\r')")
+	done
+	for i in "${imgs[@]}"; do
+		if ! e2fsck -fn "$i" >"$i.fsck" 2>&1; then
+			reasons+=("fsck: ${i##*/} is not clean: $(grep -v -e '^Pass' -e '^e2fsck' "$i.fsck" | head -3 | tr '\n' ' ')")
+		fi
+	done
+	golden=$tdir/expected.out
+	[ -f "$tdir/expected.$variant.out" ] && golden=$tdir/expected.$variant.out
+	if [ -f "$golden" ] && ! diff -u "$golden" "$logs/$test.out" >"$logs/$test.diff"; then
+		reasons+=("golden: output differs from tests/$test/${golden##*/} (see $logs/$test.diff)")
+	fi
+
+	{
+		if [ ${#reasons[@]} = 0 ]; then
+			echo PASS
+		else
+			echo FAIL
+			printf '%s\n' "${reasons[@]}"
+		fi
+		printf 'time: %.1f s\n' "$secs"
+	} > "$logs/$test.verdict"
+	[ ${#reasons[@]} = 0 ]
+}
