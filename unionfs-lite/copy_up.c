@@ -183,7 +183,8 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct inode *inode = d_inode(dentry);
 	struct ul_inode *ui = UL_I(inode);
-	struct path lowerpath = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
+	struct dentry *lower = ul_lower(ui);
+	struct path lowerpath;
 	struct dentry *upperdir = ul_dentry_upper(parent);
 	struct path parentpath = { .mnt = ufs->upper_mnt, .dentry = upperdir };
 	DEFINE_DELAYED_CALL(done);
@@ -200,8 +201,9 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	if (ul_upper(ui))
 		goto out_unlock;	/* another process copied it up */
 	err = -EIO;
-	if (WARN_ON(!ui->lower || !upperdir))
+	if (WARN_ON(!lower || !upperdir))
 		goto out_unlock;
+	ul_lower_path(&ui->lower, &lowerpath);
 
 	old_cred = ul_override_creds(dentry->d_sb);
 	err = vfs_getattr(&lowerpath, &stat, STATX_BASIC_STATS,
@@ -212,7 +214,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	if (err)
 		goto out_revert;
 	if (S_ISLNK(stat.mode)) {
-		link = vfs_get_link(ui->lower, &done);
+		link = vfs_get_link(lower, &done);
 		err = PTR_ERR(link);
 		if (IS_ERR(link))
 			goto out_revert;
@@ -231,14 +233,14 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
-	err = ul_copy_xattrs(ufs, ul_lower_userns(ufs), ui->lower, temp);
+	err = ul_copy_xattrs(ufs, ul_layer_userns(ui->lower.layer), lower, temp);
 	if (err)
 		goto out_cleanup;
 	err = ul_copy_attrs(ufs, temp, &stat, S_ISREG(stat.mode) && !nodata);
 	if (err)
 		goto out_cleanup;
 	/* append-only and immutable, in the union's own record of them */
-	prot = d_inode(ui->lower)->i_flags & (S_APPEND | S_IMMUTABLE);
+	prot = d_inode(lower)->i_flags & (S_APPEND | S_IMMUTABLE);
 	if (prot) {
 		err = ul_write_protattr(ufs, temp, prot);
 		if (err)
@@ -253,7 +255,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	 */
 	origin = 0;
 	if (S_ISDIR(stat.mode) || stat.nlink == 1)
-		origin = ul_set_origin(ufs, ui->lower, temp);
+		origin = ul_set_origin(ufs, lower, temp);
 	err = origin;
 	if (origin < 0)
 		goto out_cleanup;

@@ -552,7 +552,7 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 		goto out_unlock;
 	inode_unlock(d_inode(upperdir));
 
-	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, false);
+	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, 0, false);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	ul_set_lower_name(dentry, false);
@@ -608,7 +608,7 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 	ul_unlock_work_upper(ufs, upperdir);
 	if (err)
 		goto out_release;
-	inode = ul_get_inode(dentry->d_sb, temp, NULL, is_dir);
+	inode = ul_get_inode(dentry->d_sb, temp, NULL, 0, is_dir);
 	err = PTR_ERR(inode);
 	if (IS_ERR(inode))
 		goto out_release;
@@ -1171,14 +1171,14 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	 * hidden; elsewhere, a name the lower layer gains later must not
 	 * merge into it.
 	 */
-	if ((*q_lower || UL_E(new->d_parent)->lower) && d_is_dir(old) &&
+	if ((*q_lower || ul_dentry_lower(new->d_parent)) && d_is_dir(old) &&
 	    !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
 		err = ul_set_opaque(ufs, rc.oldupper);
 		if (err)
 			goto out_dput;
 		*opaqued = true;
 	}
-	if (exchange && (p_lower || UL_E(old->d_parent)->lower) &&
+	if (exchange && (p_lower || ul_dentry_lower(old->d_parent)) &&
 	    d_is_dir(new) && !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
 		/* and the exchange puts Q where P was */
 		err = ul_set_opaque(ufs, rc.newupper);

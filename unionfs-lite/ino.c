@@ -16,12 +16,19 @@
  *   - anything else (upper-only, opaque directories, copies of hard
  *     links, copies made without an origin): the upper inode's.
  *
- * With both layers on one filesystem the real numbers are unique as they
- * are. Otherwise the layer is written in the top bits, as overlayfs does
- * with xino=on for two filesystems: a lower number gets bit 63, an upper
- * one none; a real number that uses bit 62 or 63 itself cannot be mapped
- * and gets a number of the union's own (get_next_ino() | bit 62), unique
- * but not persistent (nor equal to the d_ino readdir reports for it).
+ * The object taken is the topmost lower one (of a merged directory's
+ * lower stack, the topmost lower directory).
+ *
+ * With every layer on one filesystem the real numbers are unique as they
+ * are. Otherwise the filesystem is written in the top bits, as overlayfs
+ * does with xino=on: each filesystem has a number (fsid: 0 for the
+ * upper's, 1, 2... for the others, in layer order), which takes the top
+ * B bits, B just enough for the highest fsid (one bit for two
+ * filesystems: a lower number from another filesystem gets bit 63). A
+ * real number that uses one of those bits, or the bit below them, cannot
+ * be mapped and gets a number of the union's own (get_next_ino() | that
+ * bit), unique but not persistent (nor equal to the d_ino readdir reports
+ * for it).
  *
  * The origin is overlayfs's file handle (struct ovl_fb in
  * fs/overlayfs/overlayfs.h): version 0, magic 0xfb, length, flags, the
@@ -64,44 +71,67 @@ struct ul_fb {
 #endif
 #define UL_FB_MAX		(sizeof(struct ul_fb) + MAX_HANDLE_SZ)
 
-#define UL_INO_LOWER		BIT_ULL(63)
-#define UL_INO_OWN		BIT_ULL(62)
-
 /**
- * ul_init_ino_map - decide how inode numbers are composed
+ * ul_init_ino_map - number the layers' filesystems
  * @ufs: the union being mounted, its layers set
+ *
+ * Sets each layer's fsid, @ufs->numfs, @ufs->same_fs and @ufs->ino_shift.
  */
 void ul_init_ino_map(struct ul_fs *ufs)
 {
-	ufs->same_fs = ufs->lower_mnt->mnt_sb == ufs->upper_mnt->mnt_sb;
+	struct super_block *first;
+	unsigned int i, j;
+
+	first = ufs->upper_mnt ? ufs->upper_mnt->mnt_sb :
+				 ufs->layers[0].mnt->mnt_sb;
+	ufs->numfs = 1;
+	for (i = 0; i < ufs->numlower; i++) {
+		struct ul_layer *layer = &ufs->layers[i];
+		struct super_block *sb = layer->mnt->mnt_sb;
+
+		layer->fsid = 0;
+		if (sb == first)
+			continue;
+		for (j = 0; j < i; j++) {
+			if (ufs->layers[j].mnt->mnt_sb == sb) {
+				layer->fsid = ufs->layers[j].fsid;
+				break;
+			}
+		}
+		if (!layer->fsid)
+			layer->fsid = ufs->numfs++;
+	}
+	ufs->same_fs = ufs->numfs == 1;
+	ufs->ino_shift = 64 - fls(ufs->numfs - 1);
 }
 
-/*
- * The union's number for real inode number @ino of the lower (@lower) or
- * the upper layer.
- */
-static u64 ul_map_ino(struct ul_fs *ufs, u64 ino, bool lower)
+/* The union's number for real inode number @ino of filesystem @fsid. */
+static u64 ul_map_ino(struct ul_fs *ufs, u64 ino, unsigned int fsid)
 {
 	if (ufs->same_fs)
 		return ino;
-	if (likely(!(ino & (UL_INO_LOWER | UL_INO_OWN))))
-		return lower ? ino | UL_INO_LOWER : ino;
+	if (likely(!(ino >> (ufs->ino_shift - 1))))
+		return ino | ((u64)fsid << ufs->ino_shift);
 	pr_warn_ratelimited("unionlite: inode number %llu too big to map, using a number that will not persist\n",
 			    ino);
-	return get_next_ino() | UL_INO_OWN;
+	return get_next_ino() | BIT_ULL(ufs->ino_shift - 1);
 }
 
 /*
  * The lower inode @upper was copied from, looked up by its origin file
- * handle; NULL when it has none (or a handle of another filesystem, or
- * one the lower layer no longer knows). Mounter's credentials.
+ * handle in the first lower layer of the filesystem it names; NULL when
+ * it has none (or a handle of no lower layer's filesystem, or one that
+ * filesystem no longer knows). @layer is set to that layer. Mounter's
+ * credentials.
  */
-static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper)
+static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
+				struct ul_layer **layer)
 {
 	u32 fid[MAX_HANDLE_SZ / 4];
 	struct dentry *origin;
 	struct ul_fb *fb;
 	ssize_t len;
+	unsigned int i;
 	int dwords;
 
 	fb = kmalloc(UL_FB_MAX, GFP_KERNEL);
@@ -115,12 +145,18 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper)
 	    (fb->flags & ~UL_FH_FLAG_ALL) ||
 	    (fb->flags & UL_FH_FLAG_PATH_UPPER) ||
 	    (!(fb->flags & UL_FH_FLAG_ANY_ENDIAN) &&
-	     (fb->flags & UL_FH_FLAG_BIG_ENDIAN) != UL_FH_FLAG_CPU_ENDIAN) ||
-	    !uuid_equal(&fb->uuid, &ufs->lower_mnt->mnt_sb->s_uuid))
+	     (fb->flags & UL_FH_FLAG_BIG_ENDIAN) != UL_FH_FLAG_CPU_ENDIAN))
 		goto out_free;
+	for (i = 0; i < ufs->numlower; i++) {
+		if (uuid_equal(&fb->uuid, &ufs->layers[i].mnt->mnt_sb->s_uuid))
+			break;
+	}
+	if (i == ufs->numlower)
+		goto out_free;
+	*layer = &ufs->layers[i];
 	dwords = (len - sizeof(*fb)) / 4;
 	memcpy(fid, fb->fid, dwords * 4);
-	origin = exportfs_decode_fh_raw(ufs->lower_mnt, (struct fid *)fid,
+	origin = exportfs_decode_fh_raw((*layer)->mnt, (struct fid *)fid,
 					dwords, fb->type, NULL, NULL);
 	if (IS_ERR_OR_NULL(origin) || d_is_dir(origin)) {
 		if (!IS_ERR_OR_NULL(origin))
@@ -136,8 +172,8 @@ out_free:
  * ul_object_ino - the union's inode number of an object
  * @sb: the union super block
  * @upper: the upper object or NULL
- * @lower: the lower object or NULL (a directory merged with @upper, or
- *	the lower-only object)
+ * @lower: the topmost lower object or NULL (of a directory merged with
+ *	@upper, or the lower-only object)
  * @opaque: @upper is an opaque directory
  * @origin: set when the number comes from @upper's origin
  *
@@ -146,31 +182,35 @@ out_free:
  * Return: the inode number.
  */
 u64 ul_object_ino(struct super_block *sb, struct dentry *upper,
-		  struct dentry *lower, bool opaque, bool *origin)
+		  const struct ul_lower *lower, bool opaque, bool *origin)
 {
 	struct ul_fs *ufs = UL_FS(sb);
+	struct ul_layer *layer;
 	struct dentry *from;
 	u64 ino;
 
 	*origin = false;
 	if (!upper)
-		return ul_map_ino(ufs, d_inode(lower)->i_ino, true);
+		return ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
+				  lower->layer->fsid);
 	if (d_is_dir(upper)) {
 		if (lower && !opaque)
-			return ul_map_ino(ufs, d_inode(lower)->i_ino, true);
-		return ul_map_ino(ufs, d_inode(upper)->i_ino, false);
+			return ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
+					  lower->layer->fsid);
+		return ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
 	}
-	from = ul_origin(ufs, upper);
+	from = ul_origin(ufs, upper, &layer);
 	if (from) {
 		*origin = true;
 		if (d_inode(from)->i_nlink == 1) {
-			ino = ul_map_ino(ufs, d_inode(from)->i_ino, true);
+			ino = ul_map_ino(ufs, d_inode(from)->i_ino,
+					 layer->fsid);
 			dput(from);
 			return ino;
 		}
 		dput(from);
 	}
-	return ul_map_ino(ufs, d_inode(upper)->i_ino, false);
+	return ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
 }
 
 /**
@@ -265,13 +305,14 @@ bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir)
 /**
  * ul_lower_d_ino - the union's d_ino of an entry of a lower directory
  * @ufs: the union
+ * @layer: the layer of that directory
  * @ino: the d_ino the lower directory reports
  *
  * Return: the union's inode number of that lower object.
  */
-u64 ul_lower_d_ino(struct ul_fs *ufs, u64 ino)
+u64 ul_lower_d_ino(struct ul_fs *ufs, const struct ul_layer *layer, u64 ino)
 {
-	return ul_map_ino(ufs, ino, true);
+	return ul_map_ino(ufs, ino, layer->fsid);
 }
 
 /**
@@ -286,5 +327,5 @@ u64 ul_lower_d_ino(struct ul_fs *ufs, u64 ino)
  */
 u64 ul_upper_d_ino(struct ul_fs *ufs, u64 ino)
 {
-	return ul_map_ino(ufs, ino, false);
+	return ul_map_ino(ufs, ino, 0);
 }

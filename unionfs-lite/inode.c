@@ -128,10 +128,24 @@ void ul_rehash_inode(struct inode *inode)
 }
 
 /**
+ * ul_put_lowers - drop the references of an array of lower objects
+ * @lowers: the array (may be NULL when @num is 0)
+ * @num: how many entries hold a reference
+ */
+void ul_put_lowers(struct ul_lower *lowers, unsigned int num)
+{
+	while (num--)
+		dput(lowers[num].dentry);
+}
+
+/**
  * ul_get_inode - the union inode of a real object
  * @sb: the union super block
  * @upper: upper object or NULL; the reference is taken over
- * @lower: visible lower object or NULL; the reference is taken over
+ * @lowers: the visible lower objects, top-down: one, or a merged
+ *	directory's lower stack; their references are taken over (the array
+ *	is the caller's)
+ * @numlower: how many @lowers (0 for none)
  * @opaque: @upper is an opaque directory
  *
  * One union inode per real object: the inode is looked up by the topmost
@@ -144,9 +158,12 @@ void ul_rehash_inode(struct inode *inode)
  * dropped).
  */
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
-			   struct dentry *lower, bool opaque)
+			   struct ul_lower *lowers, unsigned int numlower,
+			   bool opaque)
 {
+	struct dentry *lower = numlower ? lowers[0].dentry : NULL;
 	struct dentry *real = upper ? upper : lower;
+	struct ul_lower *below = NULL;
 	struct inode *realinode, *inode;
 	const struct cred *old_cred;
 	struct ul_inode *ui;
@@ -154,8 +171,8 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	umode_t mode;
 
 	if (WARN_ON(!real)) {
-		dput(lower);
-		return ERR_PTR(-EIO);
+		inode = ERR_PTR(-EIO);
+		goto out_put;
 	}
 	realinode = d_inode(real);
 	hashed = upper || d_is_dir(lower) || realinode->i_nlink == 1;
@@ -168,24 +185,35 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			UL_I(inode)->key = realinode;
 	}
 	if (!inode) {
-		dput(upper);
-		dput(lower);
-		return ERR_PTR(-ENOMEM);
+		inode = ERR_PTR(-ENOMEM);
+		goto out_put;
 	}
-	if (hashed && !(inode->i_state & I_NEW)) {
-		dput(upper);
-		dput(lower);
-		return inode;
+	if (hashed && !(inode->i_state & I_NEW))
+		goto out_put;	/* the existing inode holds its own */
+	if (numlower > 1) {
+		below = kmemdup(lowers + 1, (numlower - 1) * sizeof(*lowers),
+				GFP_KERNEL);
+		if (!below) {
+			if (hashed)
+				iget_failed(inode);
+			else
+				iput(inode);
+			inode = ERR_PTR(-ENOMEM);
+			goto out_put;
+		}
 	}
 
 	ui = UL_I(inode);
 	ui->__upper = upper;
-	ui->lower = lower;
+	ui->lower = numlower ? lowers[0] : (struct ul_lower){ };
+	ui->below = below;
+	ui->numlower = numlower;
 	ui->flags = opaque ? BIT(UL_OPAQUE) : 0;
 	old_cred = ul_override_creds(sb);
 	if (upper)
 		ui->prot = ul_read_protattr(UL_FS(sb), upper);
-	inode->i_ino = ul_object_ino(sb, upper, lower, opaque, &origin);
+	inode->i_ino = ul_object_ino(sb, upper, numlower ? lowers : NULL,
+				     opaque, &origin);
 	revert_creds(old_cred);
 	if (origin)
 		set_bit(UL_ORIGIN, &ui->flags);
@@ -218,12 +246,18 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	if (hashed)
 		unlock_new_inode(inode);
 	return inode;
+
+out_put:
+	dput(upper);
+	ul_put_lowers(lowers, numlower);
+	return inode;
 }
 
 static struct user_namespace *ul_real_userns(struct ul_fs *ufs,
 					     struct ul_inode *ui)
 {
-	return ul_upper(ui) ? ul_upper_userns(ufs) : ul_lower_userns(ufs);
+	return ul_upper(ui) ? ul_upper_userns(ufs) :
+			      ul_layer_userns(ui->lower.layer);
 }
 
 /**
@@ -245,7 +279,7 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
 	struct ul_inode *ui = UL_I(inode);
 	struct dentry *upper = ul_upper(ui);
-	struct dentry *real = upper ? upper : ui->lower;
+	struct dentry *real = upper ? upper : ul_lower(ui);
 	const struct cred *old_cred;
 	struct inode *realinode;
 	int err;
@@ -269,7 +303,8 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 		mask |= MAY_READ;	/* copy-up reads the lower object */
 	}
 	err = inode_permission(upper ? ul_upper_userns(ufs) :
-			       ul_lower_userns(ufs), realinode, mask);
+			       ul_layer_userns(ui->lower.layer),
+			       realinode, mask);
 	revert_creds(old_cred);
 	return err;
 }
@@ -476,8 +511,8 @@ static int ul_xattr_set(struct dentry *dentry, struct inode *inode,
 	if (!value && !ul_dentry_upper(dentry)) {
 		/* nothing to remove: no copy-up (as overlayfs) */
 		old_cred = ul_override_creds(inode->i_sb);
-		err = vfs_getxattr(ul_lower_userns(ufs), ul_dentry_lower(dentry),
-				   name, NULL, 0);
+		err = vfs_getxattr(ul_layer_userns(UL_E(dentry)->lower.layer),
+				   ul_dentry_lower(dentry), name, NULL, 0);
 		revert_creds(old_cred);
 		if (err == -ENODATA)
 			goto out_drop_write;

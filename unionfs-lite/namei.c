@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unionlite: lookup across the two layers.
+ * unionlite: lookup across the layers.
  *
  * Rules, for a name N in a union directory D:
- *  - The upper layer is looked at first (when D has an upper directory).
- *  - A whiteout (character device 0/0) at upper/N: N does not exist.
- *  - Any other upper non-directory at N: that object, the lower N is hidden.
- *  - An upper directory at N that is opaque (trusted.overlay.opaque = "y"):
- *    that directory alone; lower N is hidden.
- *  - An upper directory over a lower directory: a merged directory.
- *  - An upper directory over a lower non-directory: the upper directory.
- *  - Nothing in upper: the lower object at N (when D has a lower dir).
- * The lower layer is taken literally: nothing in it is interpreted.
+ *  - The upper layer is looked at first (when D has an upper directory),
+ *    then D's lower directories, top-down (the layers in lowerdir=
+ *    order, as far as D's lower stack goes).
+ *  - A whiteout (character device 0/0) at N in any layer: N does not
+ *    exist in that layer nor in any layer below it.
+ *  - A non-directory at N: that object; N in the layers below is hidden.
+ *  - A directory at N that is opaque (trusted.overlay.opaque = "y"): that
+ *    directory with those above it; N in the layers below is hidden.
+ *  - Directories at N in consecutive layers down to the first opaque one
+ *    (or to a non-directory, which is hidden) merge into one directory.
+ *  - The topmost object decides the type: an upper directory over a lower
+ *    non-directory is the upper directory alone.
  */
 
 #include <linux/fs.h>
@@ -20,24 +23,23 @@
 #include "ops.h"
 
 /**
- * ul_check_opaque - is an upper directory opaque?
- * @ufs: the union
- * @upper: an upper dentry
+ * ul_check_opaque - is a real directory opaque?
+ * @userns: the idmapping of its layer's mount
+ * @real: a dentry of the upper or a lower layer
  *
  * Called with the mounter's credentials.
  *
- * Return: 1 if @upper is a directory with trusted.overlay.opaque = "y",
+ * Return: 1 if @real is a directory with trusted.overlay.opaque = "y",
  * 0 if not, a negative errno if the attribute could not be read.
  */
-int ul_check_opaque(struct ul_fs *ufs, struct dentry *upper)
+int ul_check_opaque(struct user_namespace *userns, struct dentry *real)
 {
 	ssize_t res;
 	char val;
 
-	if (!d_is_dir(upper))
+	if (!d_is_dir(real))
 		return 0;
-	res = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_OPAQUE,
-			   &val, 1);
+	res = vfs_getxattr(userns, real, UL_XATTR_OPAQUE, &val, 1);
 	if (res == 1 && val == 'y')
 		return 1;
 	if (res < 0 && res != -ENODATA && res != -EOPNOTSUPP && res != -ERANGE)
@@ -65,6 +67,59 @@ static struct dentry *ul_lookup_real(struct user_namespace *userns,
 	return real;
 }
 
+/*
+ * The lower objects a name has under the union directory @pui: walk its
+ * lower stack top-down (rules above) and fill @lowers (room for
+ * pui->numlower entries, references). Returns how many, or a negative
+ * errno. *@lower_name is set when a layer shows the name at all (the
+ * first object met is not a whiteout).
+ */
+static int ul_lookup_lowers(struct ul_inode *pui, const struct qstr *name,
+			    struct ul_lower *lowers, bool *lower_name)
+{
+	unsigned int i, n = 0;
+	int err;
+
+	*lower_name = false;
+	for (i = 0; i < pui->numlower; i++) {
+		const struct ul_lower *dir = ul_lower_at(pui, i);
+		struct dentry *this;
+
+		this = ul_lookup_real(ul_layer_userns(dir->layer), name,
+				      dir->dentry);
+		if (IS_ERR(this)) {
+			err = PTR_ERR(this);
+			goto out_put;
+		}
+		if (!this)
+			continue;
+		if (ul_is_whiteout(this) || (n && !d_is_dir(this))) {
+			/* hides what is below; a non-dir under a dir: hidden */
+			dput(this);
+			break;
+		}
+		*lower_name = true;
+		lowers[n].layer = dir->layer;
+		lowers[n].dentry = this;
+		n++;
+		if (!d_is_dir(this))
+			break;
+		/* the bottom layer's opaque mark hides nothing */
+		if (i + 1 < pui->numlower) {
+			err = ul_check_opaque(ul_layer_userns(dir->layer), this);
+			if (err < 0)
+				goto out_put;
+			if (err)
+				break;
+		}
+	}
+	return n;
+
+out_put:
+	ul_put_lowers(lowers, n);
+	return err;
+}
+
 /**
  * ul_lookup - ->lookup() of union directories
  * @dir: the union directory, locked by the VFS
@@ -79,14 +134,20 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct ul_inode *pui = UL_I(dir);
 	struct dentry *upperdir = ul_upper(pui);
-	struct dentry *lowerdir = pui->lower;
-	struct dentry *upper = NULL, *lower = NULL;
+	struct ul_lower one, *lowers = &one;
+	struct dentry *upper = NULL;
 	const struct cred *old_cred;
 	struct inode *inode = NULL;
-	int opaque = 0, err = 0;
+	int numlower = 0, opaque = 0, err = 0;
+	bool lower_name;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
+	if (pui->numlower > 1) {
+		lowers = kcalloc(pui->numlower, sizeof(*lowers), GFP_KERNEL);
+		if (!lowers)
+			return ERR_PTR(-ENOMEM);
+	}
 
 	old_cred = ul_override_creds(dentry->d_sb);
 	if (upperdir) {
@@ -96,50 +157,55 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (IS_ERR(upper))
 			goto out_revert;
 	}
-	if (lowerdir) {
-		lower = ul_lookup_real(ul_lower_userns(ufs), &dentry->d_name,
-				       lowerdir);
-		err = PTR_ERR(lower);
-		if (IS_ERR(lower))
-			goto out_dput_upper;
-	}
-	ul_set_lower_name(dentry, lower);
+	numlower = ul_lookup_lowers(pui, &dentry->d_name, lowers, &lower_name);
+	err = numlower;
+	if (numlower < 0)
+		goto out_dput_upper;
+	ul_set_lower_name(dentry, lower_name);
 
 	ul_set_whiteout_seen(dentry, ul_is_whiteout(upper));
 	if (ul_is_whiteout(upper)) {
 		/* the name is whited out: a negative union dentry */
 		dput(upper);
-		dput(lower);
 		upper = NULL;
-		lower = NULL;
+		ul_put_lowers(lowers, numlower);
+		numlower = 0;
 	} else if (upper && d_is_dir(upper)) {
-		opaque = ul_check_opaque(ufs, upper);
+		opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
 		err = opaque;
 		if (opaque < 0)
-			goto out_dput_lower;
-		if (lower && (opaque || !d_is_dir(lower))) {
-			dput(lower);
-			lower = NULL;
+			goto out_put_lowers;
+		if (numlower && (opaque || !d_is_dir(lowers[0].dentry))) {
+			ul_put_lowers(lowers, numlower);
+			numlower = 0;
 		}
-	} else if (upper && lower) {
+	} else if (upper) {
 		/* an upper non-directory hides the lower name */
-		dput(lower);
-		lower = NULL;
+		ul_put_lowers(lowers, numlower);
+		numlower = 0;
 	}
 	revert_creds(old_cred);
 
-	if (upper || lower) {
-		inode = ul_get_inode(dentry->d_sb, upper, lower, opaque);
-		if (IS_ERR(inode))
-			return ERR_CAST(inode);
+	if (upper || numlower) {
+		inode = ul_get_inode(dentry->d_sb, upper, lowers, numlower,
+				     opaque);
+		if (IS_ERR(inode)) {
+			err = PTR_ERR(inode);
+			goto out_free;
+		}
 	}
+	if (lowers != &one)
+		kfree(lowers);
 	return d_splice_alias(inode, dentry);
 
-out_dput_lower:
-	dput(lower);
+out_put_lowers:
+	ul_put_lowers(lowers, numlower);
 out_dput_upper:
 	dput(upper);
 out_revert:
 	revert_creds(old_cred);
+out_free:
+	if (lowers != &one)
+		kfree(lowers);
 	return ERR_PTR(err);
 }

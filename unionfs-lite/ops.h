@@ -76,21 +76,23 @@ void ul_drop_write(struct super_block *sb);
 /* namei.c */
 struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			 unsigned int flags);
-int ul_check_opaque(struct ul_fs *ufs, struct dentry *upper);
+int ul_check_opaque(struct user_namespace *userns, struct dentry *real);
 
 /* ino.c */
 void ul_init_ino_map(struct ul_fs *ufs);
 u64 ul_object_ino(struct super_block *sb, struct dentry *upper,
-		  struct dentry *lower, bool opaque, bool *origin);
+		  const struct ul_lower *lower, bool opaque, bool *origin);
 int ul_set_origin(struct ul_fs *ufs, struct dentry *lower, struct dentry *temp);
 int ul_set_impure(struct ul_fs *ufs, struct inode *dir, struct dentry *upperdir);
 bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir);
-u64 ul_lower_d_ino(struct ul_fs *ufs, u64 ino);
+u64 ul_lower_d_ino(struct ul_fs *ufs, const struct ul_layer *layer, u64 ino);
 u64 ul_upper_d_ino(struct ul_fs *ufs, u64 ino);
 
 /* inode.c */
+void ul_put_lowers(struct ul_lower *lowers, unsigned int num);
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
-			   struct dentry *lower, bool opaque);
+			   struct ul_lower *lowers, unsigned int numlower,
+			   bool opaque);
 void ul_rehash_inode(struct inode *inode);
 void ul_copyattr(struct inode *inode);
 int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,

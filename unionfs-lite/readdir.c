@@ -2,10 +2,11 @@
 /*
  * unionlite: merged readdir.
  *
- * A union directory with an upper directory is read from a list of its
- * names: the upper directory's names in the upper directory's order, then
- * the lower directory's names that upper does not have (when the
- * directory is merged). Whiteouts are not listed but mask the lower name.
+ * A union directory with an upper directory, or merged from several lower
+ * layers, is read from a list of its names: the upper directory's names
+ * in the upper directory's order, then each lower directory's names that
+ * the directories above it do not have, top-down. Whiteouts (of any
+ * layer) are not listed but mask the name in the layers below.
  * An rbtree keyed by name makes the merge O(n log n); an array indexed by
  * position makes every seek O(1). Positions: 0 is ".", 1 is "..", n + 2 is
  * entry n, so telldir()/seekdir() values stay valid for the life of the
@@ -18,11 +19,12 @@
  * until it starts over from the beginning. Its memory is charged to the
  * process that builds it (GFP_KERNEL_ACCOUNT).
  *
- * A directory that is only in the lower layer has nothing to merge: its
+ * A directory that is one lower directory has nothing to merge: its
  * readdir and seeks go straight to the real directory (one open real
  * file per open union directory), with the d_ino of "." and ".." made
- * the union's. When a reader starts over after the directory was copied
- * up, it switches to the merged list.
+ * the union's. Whiteouts in it are listed, as overlayfs lists them (a
+ * lookup of one finds nothing). When a reader starts over after the
+ * directory was copied up, it switches to the merged list.
  *
  * Every d_ino is the union's inode number of the entry (ino.c): a lower
  * entry's is mapped from the lower d_ino, an upper entry's from the upper
@@ -46,10 +48,12 @@ struct ul_cache_entry {
 	struct list_head next;		/* in build order */
 	u64 ino;			/* d_ino: the real layer's, then the union's */
 	u64 lower_ino;			/* an upper entry's lower namesake's */
+	const struct ul_layer *layer;	/* a lower entry's layer */
+	const struct ul_layer *lower_layer; /* the lower namesake's layer */
 	unsigned int type;		/* DT_* */
 	unsigned int lower_type;	/* DT_* of the lower namesake, or 0 */
 	bool upper;			/* from the upper directory */
-	bool whiteout;			/* upper whiteout: masks, not listed */
+	bool whiteout;			/* a whiteout: masks, not listed */
 	int len;
 	char name[];
 };
@@ -75,13 +79,15 @@ struct ul_real_ctx {
 	struct dir_context ctx;
 	struct dir_context *caller;
 	struct ul_fs *ufs;
+	const struct ul_layer *layer;
 	u64 dot_ino, dotdot_ino;
 };
 
 struct ul_readdir_data {
 	struct dir_context ctx;
 	struct ul_dir_cache *cache;
-	bool lower;			/* reading the lower directory */
+	const struct ul_layer *layer;	/* the lower layer read, or NULL */
+	bool last;			/* no directory is read after this one */
 	int err;
 };
 
@@ -137,17 +143,25 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	struct ul_readdir_data *rdd =
 		container_of(ctx, struct ul_readdir_data, ctx);
 	struct ul_dir_cache *cache = rdd->cache;
-	struct rb_node **link, *parent;
+	struct rb_node **link = NULL, *parent = NULL;
 	struct ul_cache_entry *e;
 
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
-	e = ul_cache_find(cache, name, len, &link, &parent);
+	/*
+	 * Names of the last directory read are looked for, not inserted: no
+	 * directory after it has to find them (overlayfs reads its lowest
+	 * layer the same way). One real directory holds each name once.
+	 */
+	e = ul_cache_find(cache, name, len, rdd->last ? NULL : &link, &parent);
 	if (e) {
-		/* upper wins; its number may be the lower namesake's */
-		e->lower_ino = ino;
-		e->lower_type = type;
+		/* the upper entry wins; its number may be its namesake's */
+		if (e->upper && rdd->layer && !e->lower_layer) {
+			e->lower_ino = ino;
+			e->lower_type = type;
+			e->lower_layer = rdd->layer;
+		}
 		return true;
 	}
 
@@ -158,15 +172,19 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	}
 	e->ino = ino;
 	e->lower_ino = 0;
+	e->layer = rdd->layer;
+	e->lower_layer = NULL;
 	e->type = type;
 	e->lower_type = 0;
-	e->upper = !rdd->lower;
+	e->upper = !rdd->layer;
 	e->whiteout = false;
 	e->len = len;
 	memcpy(e->name, name, len);
 	e->name[len] = '\0';
-	rb_link_node(&e->node, parent, link);
-	rb_insert_color(&e->node, &cache->root);
+	if (!rdd->last) {
+		rb_link_node(&e->node, parent, link);
+		rb_insert_color(&e->node, &cache->root);
+	}
 	list_add_tail(&e->next, &cache->entries);
 	return true;
 }
@@ -194,18 +212,20 @@ static int ul_read_real_dir(const struct path *path,
 	return err;
 }
 
-/* Mark the upper whiteouts (and fill in unknown types) by looking them up. */
-static int ul_mark_whiteouts(struct ul_fs *ufs, struct dentry *upperdir,
-			     struct ul_dir_cache *cache)
+/*
+ * Mark the whiteouts among the entries after @from that real directory
+ * @dir added (and fill in unknown types) by looking them up.
+ */
+static int ul_mark_whiteouts(struct user_namespace *userns, struct dentry *dir,
+			     struct ul_dir_cache *cache, struct list_head *from)
 {
-	struct ul_cache_entry *e;
+	struct ul_cache_entry *e = list_entry(from, struct ul_cache_entry, next);
 	struct dentry *d;
 
-	list_for_each_entry(e, &cache->entries, next) {
+	list_for_each_entry_continue(e, &cache->entries, next) {
 		if (e->type != DT_CHR && e->type != DT_UNKNOWN)
 			continue;
-		d = lookup_one_unlocked(ul_upper_userns(ufs), e->name,
-					upperdir, e->len);
+		d = lookup_one_unlocked(userns, e->name, dir, e->len);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
 		if (d_really_is_positive(d)) {
@@ -237,9 +257,10 @@ static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
 	ino = ul_upper_d_ino(ufs, e->ino);
 	if (d_really_is_positive(d)) {
 		if (merged) {
-			opaque = ul_check_opaque(ufs, d);
+			opaque = ul_check_opaque(ul_upper_userns(ufs), d);
 			if (!opaque)
-				ino = ul_lower_d_ino(ufs, e->lower_ino);
+				ino = ul_lower_d_ino(ufs, e->lower_layer,
+						     e->lower_ino);
 		} else {
 			ino = ul_object_ino(sb, d, NULL, false, &origin);
 		}
@@ -262,7 +283,7 @@ static void ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
 		if (e->upper)
 			e->ino = ul_upper_entry_ino(sb, upper, e, impure);
 		else
-			e->ino = ul_lower_d_ino(ufs, e->ino);
+			e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
 	}
 }
 
@@ -280,7 +301,8 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	struct ul_dir_cache *cache;
 	struct ul_cache_entry *e;
 	const struct cred *old_cred;
-	unsigned int n = 0;
+	struct list_head *from;
+	unsigned int i, n = 0;
 	int err = 0;
 
 	cache = kzalloc(sizeof(*cache), GFP_KERNEL_ACCOUNT);
@@ -295,16 +317,25 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	if (upper) {
 		struct path path = { .mnt = ufs->upper_mnt, .dentry = upper };
 
+		rdd.last = !ui->numlower;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
-			err = ul_mark_whiteouts(ufs, upper, cache);
+			err = ul_mark_whiteouts(ul_upper_userns(ufs), upper,
+						cache, &cache->entries);
 	}
-	if (!err && ui->lower) {
-		struct path path = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
+	for (i = 0; !err && i < ui->numlower; i++) {
+		const struct ul_lower *lo = ul_lower_at(ui, i);
+		struct path path;
 
+		ul_lower_path(lo, &path);
+		from = cache->entries.prev;
 		rdd.ctx.pos = 0;
-		rdd.lower = true;
+		rdd.layer = lo->layer;
+		rdd.last = i + 1 == ui->numlower;
 		err = ul_read_real_dir(&path, &rdd);
+		if (!err)
+			err = ul_mark_whiteouts(ul_layer_userns(lo->layer),
+						lo->dentry, cache, from);
 	}
 	if (!err && want_ino)
 		ul_cache_set_ino(dentry->d_sb, upper, cache);
@@ -377,7 +408,7 @@ void ul_dir_cache_release(struct inode *inode)
  *	the upper filesystem counts as entries)
  *
  * Whiteouts do not count: those over lower names, and stale ones, whose
- * lower name is gone (the lower layer changed while unmounted).
+ * lower name is gone (a lower layer changed while unmounted).
  *
  * Return: 0 if empty, -ENOTEMPTY if not, another negative errno on error.
  */
@@ -392,7 +423,7 @@ int ul_check_empty(struct dentry *dentry, bool *whiteouts)
 	err = cache->count ? -ENOTEMPTY : 0;
 	*whiteouts = false;
 	list_for_each_entry(e, &cache->entries, next) {
-		if (e->whiteout) {
+		if (e->whiteout && e->upper) {
 			*whiteouts = true;
 			break;
 		}
@@ -411,7 +442,7 @@ static bool ul_fill_real(struct dir_context *ctx, const char *name, int len,
 	else if (len == 2 && name[0] == '.' && name[1] == '.')
 		ino = rc->dotdot_ino;
 	else
-		ino = ul_lower_d_ino(rc->ufs, ino);
+		ino = ul_lower_d_ino(rc->ufs, rc->layer, ino);
 	return rc->caller->actor(rc->caller, name, len, pos, ino, type);
 }
 
@@ -426,6 +457,7 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 		.ctx.actor = ul_fill_real,
 		.caller = ctx,
 		.ufs = UL_FS(file_inode(file)->i_sb),
+		.layer = UL_I(file_inode(file))->lower.layer,
 		.dot_ino = file_inode(file)->i_ino,
 		.dotdot_ino = parent_ino(file->f_path.dentry),
 	};
@@ -514,7 +546,6 @@ out_unlock:
 
 static int ul_dir_open(struct inode *inode, struct file *file)
 {
-	struct ul_fs *ufs = UL_FS(inode->i_sb);
 	struct ul_inode *ui = UL_I(inode);
 	const struct cred *old_cred;
 	struct ul_dir_file *od;
@@ -523,9 +554,10 @@ static int ul_dir_open(struct inode *inode, struct file *file)
 	if (!od)
 		return -ENOMEM;
 	mutex_init(&od->lock);
-	if (!ul_upper(ui) && ui->lower) {
-		struct path path = { .mnt = ufs->lower_mnt, .dentry = ui->lower };
+	if (!ul_upper(ui) && ui->numlower == 1) {
+		struct path path;
 
+		ul_lower_path(&ui->lower, &path);
 		old_cred = ul_override_creds(inode->i_sb);
 		od->realfile = dentry_open(&path, O_RDONLY | O_DIRECTORY |
 					   O_LARGEFILE, current_cred());

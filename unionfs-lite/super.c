@@ -42,11 +42,14 @@ const struct cred *ul_override_creds(struct super_block *sb)
  *
  * Taken before any upper inode lock (it includes the freeze protection).
  *
- * Return: 0 or a negative errno from mnt_want_write().
+ * Return: 0, -EROFS in a union without upper layer, or a negative errno
+ * from mnt_want_write().
  */
 int ul_want_write(struct super_block *sb)
 {
-	return mnt_want_write(UL_FS(sb)->upper_mnt);
+	struct vfsmount *upper_mnt = UL_FS(sb)->upper_mnt;
+
+	return upper_mnt ? mnt_want_write(upper_mnt) : -EROFS;
 }
 
 /**
@@ -67,7 +70,9 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 	if (!ui)
 		return NULL;
 	ui->__upper = NULL;
-	ui->lower = NULL;
+	ui->lower = (struct ul_lower){ };
+	ui->below = NULL;
+	ui->numlower = 0;
 	ui->key = NULL;
 	ui->flags = 0;
 	ui->prot = 0;
@@ -89,36 +94,39 @@ static void ul_evict_inode(struct inode *inode)
 	clear_inode(inode);
 	ul_dir_cache_release(inode);
 	dput(ui->__upper);
-	dput(ui->lower);
+	dput(ui->lower.dentry);
+	ul_put_lowers(ui->below, ui->numlower ? ui->numlower - 1 : 0);
+	kfree(ui->below);
 }
 
 /* syncfs() and sync() of the union reach the upper filesystem */
 static int ul_sync_fs(struct super_block *sb, int wait)
 {
-	struct super_block *upper_sb = UL_FS(sb)->upper_mnt->mnt_sb;
+	struct vfsmount *upper_mnt = UL_FS(sb)->upper_mnt;
+	struct super_block *upper_sb;
 	int err;
 
 	/* sync_filesystem() of the upper does both passes at once */
-	if (!wait)
+	if (!wait || !upper_mnt)
 		return 0;
+	upper_sb = upper_mnt->mnt_sb;
 	down_read(&upper_sb->s_umount);
 	err = sync_filesystem(upper_sb);
 	up_read(&upper_sb->s_umount);
 	return err;
 }
 
+/* The upper filesystem's, or in a union without one, the topmost lower's */
 static int ul_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
-	struct path upper = {
-		.mnt = ufs->upper_mnt,
-		.dentry = ufs->upper_mnt->mnt_root,
-	};
+	struct vfsmount *mnt = ufs->upper_mnt ?: ufs->layers[0].mnt;
+	struct path path = { .mnt = mnt, .dentry = mnt->mnt_root };
 	const struct cred *old_cred;
 	int err;
 
 	old_cred = ul_override_creds(dentry->d_sb);
-	err = vfs_statfs(&upper, buf);
+	err = vfs_statfs(&path, buf);
 	revert_creds(old_cred);
 	if (!err)
 		buf->f_type = UL_SUPER_MAGIC;
@@ -126,27 +134,40 @@ static int ul_statfs(struct dentry *dentry, struct kstatfs *buf)
 }
 
 /*
- * One path option as mount options write it: a backslash before each
- * comma, colon and backslash of the path, so that the value mounts again.
- * seq_show_option() then escapes what /proc/mounts cannot hold (commas,
- * blanks and backslashes as octal), which getmntent() and findmnt undo.
+ * A path option as mount options write it: a backslash before each comma,
+ * colon and backslash of each of the @num NUL-separated @paths, the paths
+ * joined by colons, so that the value mounts again. seq_show_option()
+ * then escapes what /proc/mounts cannot hold (commas, blanks and
+ * backslashes as octal), which getmntent() and findmnt undo.
  */
-static void ul_show_path(struct seq_file *m, const char *key,
-			 const char *path)
+static void ul_show_paths(struct seq_file *m, const char *key,
+			  const char *paths, unsigned int num)
 {
-	char *esc, *q;
+	size_t len = 0;
 	const char *p;
+	unsigned int i;
+	char *esc, *q;
 
-	esc = kmalloc(2 * strlen(path) + 1, GFP_KERNEL);
+	if (!paths)
+		return;
+	for (i = 0, p = paths; i < num; i++, p += strlen(p) + 1)
+		len += strlen(p) + 1;
+	esc = kmalloc(2 * len, GFP_KERNEL);
 	if (!esc) {
-		/* unescaped: better than a missing option */
-		seq_show_option(m, key, path);
+		seq_puts(m, ",");
+		seq_puts(m, key);
+		seq_puts(m, "=?");	/* says something is missing */
 		return;
 	}
-	for (p = path, q = esc; *p; p++) {
-		if (*p == ',' || *p == ':' || *p == '\\')
-			*q++ = '\\';
-		*q++ = *p;
+	q = esc;
+	for (i = 0, p = paths; i < num; i++, p++) {
+		if (i)
+			*q++ = ':';
+		for (; *p; p++) {
+			if (*p == ',' || *p == ':' || *p == '\\')
+				*q++ = '\\';
+			*q++ = *p;
+		}
 	}
 	*q = '\0';
 	seq_show_option(m, key, esc);
@@ -157,9 +178,10 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct ul_fs *ufs = UL_FS(root->d_sb);
 
-	ul_show_path(m, "lowerdir", ufs->config.lowerdir);
-	ul_show_path(m, "upperdir", ufs->config.upperdir);
-	ul_show_path(m, "workdir", ufs->config.workdir);
+	ul_show_paths(m, "lowerdir", ufs->config.lowerdir,
+		      ufs->config.numlower);
+	ul_show_paths(m, "upperdir", ufs->config.upperdir, 1);
+	ul_show_paths(m, "workdir", ufs->config.workdir, 1);
 	if (ufs->config.default_permissions)
 		seq_puts(m, ",default_permissions");
 	return 0;
@@ -196,11 +218,14 @@ static const struct fs_parameter_spec ul_fs_parameters[] = {
  * Remove the escaping backslashes of a path option in place: "\x" stands
  * for x (a comma, a colon, a backslash). A backslash at the end escapes
  * nothing and is refused. In lowerdir= (@layers) an unescaped colon
- * separates lower layers, and unionlite takes one: refused as well.
+ * separates layers: it becomes a NUL, and no layer may be empty.
+ *
+ * Return: the number of paths (1 unless @layers), or a negative errno.
  */
 static int ul_unescape_path(struct fs_context *fc, const char *key,
 			    char *path, bool layers)
 {
+	unsigned int num = 1;
 	char *p, *q;
 
 	if (!*path)
@@ -209,19 +234,27 @@ static int ul_unescape_path(struct fs_context *fc, const char *key,
 		if (*p == '\\' && !p[1])
 			return invalfc(fc, "%s '%s': ends with a lone backslash",
 				       key, path);
-		if (*p == '\\')
+		if (*p == '\\') {
 			p++;
-		else if (*p == ':' && layers)
-			return invalfc(fc, "%s '%s': ':' separates layers, unionlite takes one",
-				       key, path);
+		} else if (*p == ':' && layers) {
+			if (p == path || !p[1] || p[1] == ':')
+				return invalfc(fc, "%s '%s': a layer is empty",
+					       key, path);
+			num++;
+		}
 	}
+	if (num > UL_MAX_LOWER)
+		return invalfc(fc, "%s: %u layers, at most %d", key, num,
+			       UL_MAX_LOWER);
 	for (p = q = path; *p; p++) {
 		if (*p == '\\')
 			p++;
+		else if (*p == ':' && layers)
+			*p = '\0';
 		*q++ = *p;
 	}
 	*q = '\0';
-	return 0;
+	return num;
 }
 
 static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
@@ -257,8 +290,10 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 			       param->key);
 	err = ul_unescape_path(fc, param->key, param->string,
 			       opt == UL_OPT_LOWERDIR);
-	if (err)
+	if (err < 0)
 		return err;
+	if (opt == UL_OPT_LOWERDIR)
+		ufs->config.numlower = err;
 	*slot = param->string;
 	param->string = NULL;
 	return 0;
@@ -281,6 +316,7 @@ static __printf(3, 4) int ul_fail(struct fs_context *fc, int err,
 
 /* ---- mount-time checks ---- */
 
+/* Resolve a layer's directory; on error @path holds nothing. */
 static int ul_get_dir(struct fs_context *fc, const char *opt,
 		      const char *name, struct path *path)
 {
@@ -294,6 +330,7 @@ static int ul_get_dir(struct fs_context *fc, const char *opt,
 	if (!d_is_dir(path->dentry)) {
 		errorfc(fc, "%s '%s' is not a directory", opt, name);
 		path_put(path);
+		*path = (struct path){ };
 		return -ENOTDIR;
 	}
 	return 0;
@@ -308,9 +345,16 @@ static bool ul_overlap(const struct path *a, const struct path *b)
 	       is_subdir(b->dentry, a->dentry);
 }
 
-static int ul_check_layers(struct fs_context *fc, const struct path *lower,
-			   const struct path *upper, const struct path *work)
+/*
+ * The checks between the layers. @lower holds @ufs->config.numlower paths;
+ * @upper and @work are NULL in a union without upper layer.
+ */
+static int ul_check_layers(struct fs_context *fc, const struct ul_fs *ufs,
+			   const struct path *lower, const struct path *upper,
+			   const struct path *work)
 {
+	unsigned int i, j;
+
 	/*
 	 * The union mirrors each real inode's i_uid/i_gid and calls the
 	 * layers' operations without an idmapping. Over an idmapped layer
@@ -319,8 +363,21 @@ static int ul_check_layers(struct fs_context *fc, const struct path *lower,
 	 * owned by 0 would be chmod-able by its on-disk owner through the
 	 * union). Refuse rather than honour half of it.
 	 */
-	if (is_idmapped_mnt(lower->mnt))
-		return invalfc(fc, "lowerdir is on an idmapped mount: not supported");
+	for (i = 0; i < ufs->config.numlower; i++) {
+		if (is_idmapped_mnt(lower[i].mnt))
+			return invalfc(fc, "lowerdir layer %u: idmapped mount, not supported",
+				       i + 1);
+		for (j = 0; j < i; j++) {
+			if (lower[i].dentry == lower[j].dentry ||
+			    ul_overlap(&lower[i], &lower[j]))
+				return ul_fail(fc, -ELOOP, "lowerdir: layers %u and %u %s",
+					       j + 1, i + 1,
+					       lower[i].dentry == lower[j].dentry ?
+					       "are the same directory" : "overlap");
+		}
+	}
+	if (!upper)
+		return 0;
 	if (is_idmapped_mnt(upper->mnt))
 		return invalfc(fc, "upperdir is on an idmapped mount: not supported");
 	if (upper->mnt->mnt_sb != work->mnt->mnt_sb)
@@ -333,10 +390,21 @@ static int ul_check_layers(struct fs_context *fc, const struct path *lower,
 		return invalfc(fc, "workdir is inside upperdir");
 	if (is_subdir(upper->dentry, work->dentry))
 		return invalfc(fc, "upperdir is inside workdir");
-	if (ul_overlap(lower, upper))
-		return ul_fail(fc, -ELOOP, "lowerdir and upperdir overlap");
-	if (ul_overlap(lower, work))
-		return ul_fail(fc, -ELOOP, "lowerdir and workdir overlap");
+	for (i = 0; i < ufs->config.numlower; i++) {
+		const char *what;
+
+		if (ul_overlap(&lower[i], upper))
+			what = "upperdir";
+		else if (ul_overlap(&lower[i], work))
+			what = "workdir";
+		else
+			continue;
+		if (ufs->config.numlower == 1)
+			return ul_fail(fc, -ELOOP, "lowerdir and %s overlap",
+				       what);
+		return ul_fail(fc, -ELOOP, "lowerdir layer %u and %s overlap",
+			       i + 1, what);
+	}
 	if (__mnt_is_readonly(upper->mnt))
 		return ul_fail(fc, -EROFS, "upperdir is on a read-only mount or filesystem");
 	return 0;
@@ -581,34 +649,61 @@ static void ul_inuse_unlock(struct dentry *dentry)
 	spin_unlock(&inode->i_lock);
 }
 
+/* Clone the lower layers' mounts (read-only) into @ufs->layers. */
+static int ul_setup_lower(struct fs_context *fc, struct ul_fs *ufs,
+			  const struct path *lower)
+{
+	struct vfsmount *mnt;
+	unsigned int i;
+
+	ufs->layers = kcalloc(ufs->config.numlower, sizeof(*ufs->layers),
+			      GFP_KERNEL);
+	if (!ufs->layers)
+		return -ENOMEM;
+	for (i = 0; i < ufs->config.numlower; i++) {
+		mnt = clone_private_mount(&lower[i]);
+		if (IS_ERR(mnt))
+			return ul_fail(fc, PTR_ERR(mnt),
+				       "cannot clone lowerdir layer %u's mount (%ld)",
+				       i + 1, PTR_ERR(mnt));
+		/* a lower layer is never written through the union */
+		mnt->mnt_flags |= MNT_READONLY | MNT_NOATIME;
+		ufs->layers[i].mnt = mnt;
+		ufs->layers[i].idx = i + 1;
+		ufs->numlower = i + 1;
+	}
+	return 0;
+}
+
 static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 			   const struct path *lower, const struct path *upper,
 			   const struct path *work)
 {
 	struct ul_fs *ufs = sb->s_fs_info;
 	struct vfsmount *mnt;
+	unsigned int i;
 	int depth, err;
 
-	depth = max(lower->mnt->mnt_sb->s_stack_depth,
-		    upper->mnt->mnt_sb->s_stack_depth) + 1;
-	if (depth > FILESYSTEM_MAX_STACK_DEPTH)
+	depth = upper ? upper->mnt->mnt_sb->s_stack_depth : 0;
+	for (i = 0; i < ufs->config.numlower; i++)
+		depth = max(depth, lower[i].mnt->mnt_sb->s_stack_depth);
+	if (++depth > FILESYSTEM_MAX_STACK_DEPTH)
 		return invalfc(fc, "maximum fs stacking depth exceeded");
 	sb->s_stack_depth = depth;
 
-	mnt = clone_private_mount(upper);
-	if (IS_ERR(mnt))
-		return ul_fail(fc, PTR_ERR(mnt), "cannot clone the upperdir mount (%ld)",
-			       PTR_ERR(mnt));
-	ufs->upper_mnt = mnt;
-
-	mnt = clone_private_mount(lower);
-	if (IS_ERR(mnt))
-		return ul_fail(fc, PTR_ERR(mnt), "cannot clone the lowerdir mount (%ld)",
-			       PTR_ERR(mnt));
-	/* the lower layer is never written through the union */
-	mnt->mnt_flags |= MNT_READONLY | MNT_NOATIME;
-	ufs->lower_mnt = mnt;
+	if (upper) {
+		mnt = clone_private_mount(upper);
+		if (IS_ERR(mnt))
+			return ul_fail(fc, PTR_ERR(mnt), "cannot clone the upperdir mount (%ld)",
+				       PTR_ERR(mnt));
+		ufs->upper_mnt = mnt;
+	}
+	err = ul_setup_lower(fc, ufs, lower);
+	if (err)
+		return err;
 	ul_init_ino_map(ufs);
+	if (!upper)
+		return 0;
 
 	/*
 	 * One union per upper and work dir: two unions writing one upper
@@ -636,33 +731,70 @@ static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 	return err;
 }
 
+/* The union's root: the upper root over every lower layer's root. */
+static int ul_make_root(struct super_block *sb)
+{
+	struct ul_fs *ufs = UL_FS(sb);
+	struct ul_lower *lowers;
+	struct inode *root;
+	unsigned int i;
+
+	lowers = kcalloc(ufs->numlower, sizeof(*lowers), GFP_KERNEL);
+	if (!lowers)
+		return -ENOMEM;
+	for (i = 0; i < ufs->numlower; i++) {
+		lowers[i].layer = &ufs->layers[i];
+		lowers[i].dentry = dget(ufs->layers[i].mnt->mnt_root);
+	}
+	root = ul_get_inode(sb, ufs->upper_mnt ?
+			    dget(ufs->upper_mnt->mnt_root) : NULL,
+			    lowers, ufs->numlower, false);
+	kfree(lowers);
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
 static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct ul_fs *ufs = sb->s_fs_info;
-	struct path lower, upper, work;
-	struct inode *root;
+	struct path *lower, upper = { }, work = { };
+	unsigned int i, got = 0;
+	const char *name;
 	int err;
 
 	ufs->creator_cred = prepare_creds();
 	if (!ufs->creator_cred)
 		return -ENOMEM;
+	lower = kcalloc(ufs->config.numlower, sizeof(*lower), GFP_KERNEL);
+	if (!lower)
+		return -ENOMEM;
 
-	err = ul_get_dir(fc, "lowerdir", ufs->config.lowerdir, &lower);
-	if (err)
-		return err;
-	err = ul_get_dir(fc, "upperdir", ufs->config.upperdir, &upper);
-	if (err)
-		goto out_put_lower;
-	err = ul_get_dir(fc, "workdir", ufs->config.workdir, &work);
-	if (err)
-		goto out_put_upper;
+	name = ufs->config.lowerdir;
+	for (got = 0; got < ufs->config.numlower; got++) {
+		err = ul_get_dir(fc, "lowerdir", name, &lower[got]);
+		if (err)
+			goto out_put;
+		name += strlen(name) + 1;
+	}
+	if (ufs->config.upperdir) {
+		err = ul_get_dir(fc, "upperdir", ufs->config.upperdir, &upper);
+		if (err)
+			goto out_put;
+		err = ul_get_dir(fc, "workdir", ufs->config.workdir, &work);
+		if (err)
+			goto out_put;
+	}
 
-	err = ul_check_layers(fc, &lower, &upper, &work);
+	err = ul_check_layers(fc, ufs, lower, upper.mnt ? &upper : NULL,
+			      &work);
 	if (err)
-		goto out_put_work;
-	err = ul_setup_layers(fc, sb, &lower, &upper, &work);
+		goto out_put;
+	err = ul_setup_layers(fc, sb, lower, upper.mnt ? &upper : NULL,
+			      &work);
 	if (err)
-		goto out_put_work;
+		goto out_put;
 
 	sb->s_magic = UL_SUPER_MAGIC;
 	sb->s_op = &ul_super_ops;
@@ -670,27 +802,40 @@ static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 	/* the caller is checked against the real objects' ACLs (ul_get_acl()) */
 	if (IS_ENABLED(CONFIG_FS_POSIX_ACL))
 		sb->s_flags |= SB_POSIXACL;
-	sb->s_maxbytes = upper.mnt->mnt_sb->s_maxbytes;
+	/* without an upper layer nothing can change */
+	if (!ufs->upper_mnt)
+		sb->s_flags |= SB_RDONLY;
+	sb->s_maxbytes = ufs->upper_mnt ? ufs->upper_mnt->mnt_sb->s_maxbytes :
+					  ufs->layers[0].mnt->mnt_sb->s_maxbytes;
 	sb->s_time_gran = 1;
+	err = ul_make_root(sb);
 
-	root = ul_get_inode(sb, dget(ufs->upper_mnt->mnt_root),
-			    dget(ufs->lower_mnt->mnt_root), false);
-	err = PTR_ERR(root);
-	if (IS_ERR(root))
-		goto out_put_work;
-	sb->s_root = d_make_root(root);
-	err = -ENOMEM;
-	if (!sb->s_root)
-		goto out_put_work;
-	err = 0;
-
-out_put_work:
+out_put:
 	path_put(&work);
-out_put_upper:
 	path_put(&upper);
-out_put_lower:
-	path_put(&lower);
+	for (i = 0; i < got; i++)
+		path_put(&lower[i]);
+	kfree(lower);
 	return err;
+}
+
+/* Unmount the lower layers' clones: one RCU grace period for all */
+static void ul_put_layers(struct ul_fs *ufs)
+{
+	struct vfsmount **mnts;
+	unsigned int i;
+
+	mnts = kcalloc(ufs->numlower, sizeof(*mnts), GFP_KERNEL);
+	for (i = 0; i < ufs->numlower; i++) {
+		if (mnts)
+			mnts[i] = ufs->layers[i].mnt;
+		else
+			kern_unmount(ufs->layers[i].mnt);
+	}
+	if (mnts)
+		kern_unmount_array(mnts, ufs->numlower);
+	kfree(mnts);
+	kfree(ufs->layers);
 }
 
 static void ul_free_fs(struct ul_fs *ufs)
@@ -704,7 +849,7 @@ static void ul_free_fs(struct ul_fs *ufs)
 	if (ufs->upper_locked)
 		ul_inuse_unlock(ufs->upper_mnt->mnt_root);
 	kern_unmount(ufs->upper_mnt);
-	kern_unmount(ufs->lower_mnt);
+	ul_put_layers(ufs);
 	if (ufs->creator_cred)
 		put_cred(ufs->creator_cred);
 	kfree(ufs->upper_prefix);
@@ -715,17 +860,34 @@ static void ul_free_fs(struct ul_fs *ufs)
 	kfree(ufs);
 }
 
+/*
+ * A union of lower layers only (no upperdir, no workdir) is read-only,
+ * and as on overlayfs needs two of them at least.
+ */
 static int ul_get_tree(struct fs_context *fc)
 {
 	struct ul_fs *ufs = fc->s_fs_info;
 
 	if (!ufs->config.lowerdir)
 		return invalfc(fc, "missing 'lowerdir'");
-	if (!ufs->config.upperdir)
-		return invalfc(fc, "missing 'upperdir'");
-	if (!ufs->config.workdir)
+	if (!ufs->config.upperdir && ufs->config.workdir)
+		return invalfc(fc, "'workdir' without 'upperdir'");
+	if (ufs->config.upperdir && !ufs->config.workdir)
 		return invalfc(fc, "missing 'workdir'");
+	if (!ufs->config.upperdir && ufs->config.numlower < 2)
+		return invalfc(fc, "without 'upperdir', 'lowerdir' needs two layers at least");
 	return get_tree_nodev(fc, ul_fill_super);
+}
+
+/*
+ * remount: nothing of the options changes; a union without upper layer
+ * stays read-only.
+ */
+static int ul_reconfigure(struct fs_context *fc)
+{
+	if (!(fc->sb_flags & SB_RDONLY) && !UL_FS(fc->root->d_sb)->upper_mnt)
+		return ul_fail(fc, -EROFS, "a union without 'upperdir' is read-only");
+	return 0;
 }
 
 static void ul_free_fc(struct fs_context *fc)
@@ -778,6 +940,7 @@ static const struct fs_context_operations ul_context_ops = {
 	.parse_monolithic = ul_parse_monolithic,
 	.parse_param	= ul_parse_param,
 	.get_tree	= ul_get_tree,
+	.reconfigure	= ul_reconfigure,
 	.free		= ul_free_fc,
 };
 

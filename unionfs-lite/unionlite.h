@@ -24,9 +24,14 @@
 #define UL_XATTR_IMPURE		UL_XATTR_PREFIX "impure"
 #define UL_WORK_NAME		"work"
 
+/* The most lower layers one union stacks (lowerdir=L1:L2:...:Ln). */
+#define UL_MAX_LOWER		500
+
 /**
  * struct ul_config - the mount options
- * @lowerdir: the path lowerdir= names (its backslash escapes removed)
+ * @lowerdir: the lower layers' paths (backslash escapes removed), the
+ *	topmost first, each ended by a NUL
+ * @numlower: how many paths @lowerdir holds
  * @upperdir: the path upperdir= names
  * @workdir: the path workdir= names
  * @default_permissions: default_permissions was given (shown, no effect:
@@ -34,19 +39,48 @@
  */
 struct ul_config {
 	char *lowerdir;
+	unsigned int numlower;
 	char *upperdir;
 	char *workdir;
 	bool default_permissions;
 };
 
 /**
+ * struct ul_layer - one lower layer of a union
+ * @mnt: private read-only clone of the layer's mount; its mnt_root is the
+ *	layer's directory
+ * @idx: 1 for the topmost lower layer ... numlower for the bottom one
+ * @fsid: 0 when the layer is on the upper layer's filesystem (or on the
+ *	topmost lower layer's, in a union without upper); else one number
+ *	per other filesystem, from 1: inode numbers carry it (ino.c)
+ */
+struct ul_layer {
+	struct vfsmount *mnt;
+	unsigned int idx;
+	unsigned int fsid;
+};
+
+/**
+ * struct ul_lower - a real object in a lower layer
+ * @layer: the layer, NULL when @dentry is
+ * @dentry: the object
+ */
+struct ul_lower {
+	struct ul_layer *layer;
+	struct dentry *dentry;
+};
+
+/**
  * struct ul_fs - one mounted union (sb->s_fs_info)
  * @config: the options the union was mounted with
- * @lower_mnt: private read-only clone of the lower mount; its mnt_root is
- *	the lower directory
+ * @layers: the lower layers, topmost first
+ * @numlower: how many @layers
+ * @numfs: how many distinct filesystems the layers are on (the highest
+ *	fsid + 1)
  * @upper_mnt: private clone of the upper mount; its mnt_root is the upper
  *	directory. The work directory is on the same filesystem and is
- *	reached with this mount too.
+ *	reached with this mount too. NULL in a union of lower layers only,
+ *	which is read-only.
  * @workbase: the workdir the user named (holds @workdir)
  * @workdir: <workdir>/work, where objects are built before they are
  *	renamed into the upper layer
@@ -59,14 +93,18 @@ struct ul_config {
  *	work dir's is released with @workbase)
  * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
  *	(probed at mount; the part 2 recipes choose by it)
- * @same_fs: both layers on one filesystem: inode numbers are not mapped
+ * @same_fs: every layer on one filesystem: inode numbers are not mapped
+ * @ino_shift: otherwise the fsid of a number's filesystem is written from
+ *	this bit up (ino.c)
  * @whiteout_lock: protects @whiteout
  * @whiteout: the shared whiteout work/#whiteout, which new whiteouts are
  *	hard links of; NULL until the first one is needed
  */
 struct ul_fs {
 	struct ul_config config;
-	struct vfsmount *lower_mnt;
+	struct ul_layer *layers;
+	unsigned int numlower;
+	unsigned int numfs;
 	struct vfsmount *upper_mnt;
 	struct dentry *workbase;
 	struct dentry *workdir;
@@ -77,6 +115,7 @@ struct ul_fs {
 	bool upper_locked;
 	bool rename_whiteout;
 	bool same_fs;
+	unsigned int ino_shift;
 	spinlock_t whiteout_lock;	/* protects @whiteout */
 	struct dentry *whiteout;
 };
@@ -95,8 +134,13 @@ enum {
  * struct ul_inode - the union inode and the real objects behind it
  * @__upper: the upper object; NULL until the object is copied up. Set once,
  *	with a release store, under @lock; read with ul_upper().
- * @lower: the visible lower object: for a lower-only object or a merged
- *	directory; NULL when there is none or it is hidden
+ * @lower: the topmost visible lower object: a lower-only object, or the
+ *	top of a merged directory's lower stack; its dentry is NULL when
+ *	there is none or it is hidden
+ * @below: a directory merged from several lower layers: the lower
+ *	directories under @lower, top-down (kmalloc()ed); else NULL
+ * @numlower: how many lower objects: 0, 1 (@lower), or 1 + the size of
+ *	@below. Fixed when the union inode is made, like @lower and @below.
  * @key: the real inode this union inode is hashed on (the topmost one);
  *	compared, never dereferenced, by the inode hash lookup
  * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE
@@ -121,7 +165,9 @@ struct ul_dir_cache;
 
 struct ul_inode {
 	struct dentry *__upper;
-	struct dentry *lower;
+	struct ul_lower lower;
+	struct ul_lower *below;
+	unsigned int numlower;
 	struct inode *key;
 	unsigned long flags;
 	unsigned int prot;
@@ -158,9 +204,22 @@ static inline struct dentry *ul_dentry_upper(const struct dentry *dentry)
 	return ul_upper(UL_E(dentry));
 }
 
+/* The topmost lower object of a union inode, or NULL. */
+static inline struct dentry *ul_lower(const struct ul_inode *ui)
+{
+	return ui->lower.dentry;
+}
+
 static inline struct dentry *ul_dentry_lower(const struct dentry *dentry)
 {
-	return UL_E(dentry)->lower;
+	return ul_lower(UL_E(dentry));
+}
+
+/* Lower object @i (0: the topmost) of a union inode; i < ui->numlower. */
+static inline const struct ul_lower *ul_lower_at(const struct ul_inode *ui,
+						 unsigned int i)
+{
+	return i ? &ui->below[i - 1] : &ui->lower;
 }
 
 /* The topmost real object: the upper one if there is one, else the lower. */
@@ -168,7 +227,7 @@ static inline struct dentry *ul_real(const struct ul_inode *ui)
 {
 	struct dentry *upper = ul_upper(ui);
 
-	return upper ? upper : ui->lower;
+	return upper ? upper : ul_lower(ui);
 }
 
 static inline struct inode *ul_real_inode(const struct inode *inode)
@@ -185,8 +244,20 @@ static inline void ul_real_path(const struct dentry *dentry, struct path *path)
 	struct ul_inode *ui = UL_E(dentry);
 	struct dentry *upper = ul_upper(ui);
 
-	path->mnt = upper ? ufs->upper_mnt : ufs->lower_mnt;
-	path->dentry = upper ? upper : ui->lower;
+	if (upper) {
+		path->mnt = ufs->upper_mnt;
+		path->dentry = upper;
+	} else {
+		path->mnt = ui->lower.layer->mnt;
+		path->dentry = ui->lower.dentry;
+	}
+}
+
+/* The real path of lower object @lo. */
+static inline void ul_lower_path(const struct ul_lower *lo, struct path *path)
+{
+	path->mnt = lo->layer->mnt;
+	path->dentry = lo->dentry;
 }
 
 static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
@@ -194,17 +265,19 @@ static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
 	return mnt_user_ns(ufs->upper_mnt);
 }
 
-static inline struct user_namespace *ul_lower_userns(const struct ul_fs *ufs)
+static inline struct user_namespace *ul_layer_userns(const struct ul_layer *layer)
 {
-	return mnt_user_ns(ufs->lower_mnt);
+	return mnt_user_ns(layer->mnt);
 }
 
 /*
  * Bits of a union dentry's d_fsdata: what is known of its name (not of
  * its object, which hard links share).
  *
- * UL_D_LOWER_NAME: the lower parent directory holds this name (visible or
- * hidden); removing or renaming the union object needs a whiteout.
+ * UL_D_LOWER_NAME: a lower layer shows this name under the upper one
+ * (the parent's lower stack holds it, above any whiteout of it; visible
+ * or hidden by the upper object); removing or renaming the union object
+ * needs a whiteout.
  * UL_D_WHITEOUT_SEEN: a negative union dentry whose upper name was last
  * seen holding a whiteout (by lookup, or made by an unlink or rmdir): a
  * create there starts with recipe 2. Only a hint: every recipe looks the

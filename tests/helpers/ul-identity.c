@@ -12,7 +12,8 @@
  *
  * <d_ino> is what the parent's readdir said for the name, <real> the
  * topmost real object ("<st_dev>:<st_ino>" of UPPER/path if it exists
- * and is not a whiteout, else of LOWER/path), <path> relative to UNION.
+ * and is not a whiteout, else of LOWER/path; LOWER may name several
+ * layers, L1:L2:..., looked at in that order), <path> relative to UNION.
  * It prints to standard output:
  *
  *   objects N; st_dev other than the union's S; shared st_ino P;
@@ -68,24 +69,34 @@ static void join(char *buf, const char *a, const char *b)
 	}
 }
 
+/*
+ * The topmost real object of @rel: the first of UPPER/rel, L1/rel,
+ * L2/rel... (LOWER is L1:L2:...) that exists and is not a whiteout.
+ */
 static void real_of(const char *rel, unsigned long long *dev,
 		    unsigned long long *ino)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], layer[PATH_MAX];
+	const char *next = top_lower, *end;
 	struct stat st;
 
 	join(p, top_upper, rel);
-	if (!lstat(p, &st) &&
-	    !(S_ISCHR(st.st_mode) && st.st_rdev == makedev(0, 0))) {
-		*dev = st.st_dev;
-		*ino = st.st_ino;
-		return;
+	for (;;) {
+		if (!lstat(p, &st) &&
+		    !(S_ISCHR(st.st_mode) && st.st_rdev == makedev(0, 0))) {
+			*dev = st.st_dev;
+			*ino = st.st_ino;
+			return;
+		}
+		if (!next)
+			die("no layer has", rel);
+		end = strchr(next, ':');
+		if (!end)
+			end = next + strlen(next);
+		snprintf(layer, sizeof(layer), "%.*s", (int)(end - next), next);
+		join(p, layer, rel);
+		next = *end ? end + 1 : NULL;
 	}
-	join(p, top_lower, rel);
-	if (lstat(p, &st))
-		die("lstat", p);
-	*dev = st.st_dev;
-	*ino = st.st_ino;
 }
 
 static void add(const char *rel, const struct stat *st, unsigned long long dino)
