@@ -339,8 +339,9 @@ int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
 		return err;
 	stat->dev = dentry->d_sb->s_dev;
 	stat->ino = d_inode(dentry)->i_ino;
-	if (d_is_dir(dentry) && ul_dentry_upper(dentry) &&
-	    ul_dentry_lower(dentry))
+	/* merged: an upper and a lower directory, or several lower ones */
+	if (d_is_dir(dentry) &&
+	    (ul_dentry_upper(dentry) ? 1 : 0) + UL_E(dentry)->numlower > 1)
 		stat->nlink = 1;
 	return 0;
 }

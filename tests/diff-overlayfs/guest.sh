@@ -11,12 +11,5 @@
 DIFF_OPS=1000
 DIFF_SEEDS="1 2 3 4 5 6"
 [ "$UL_VARIANT" = debug ] && DIFF_OPS=500 DIFF_SEEDS=1
-ul_mount_disks || exit 1
-insmod /lib/modules/unionlite.ko || exit 1
-rc=0
-for seed in $DIFF_SEEDS; do
-	ul_diff_seed $seed $DIFF_OPS || rc=1
-done
-rmmod unionlite || rc=1
-ul_umount_disks || rc=1
-exit $rc
+# shellcheck disable=SC2086
+ul_diff_run $DIFF_OPS $DIFF_SEEDS

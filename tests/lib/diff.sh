@@ -1,7 +1,53 @@
 # Sourced by the diff-* guest scripts (busybox sh): one seed of the
 # differential tester (tests/helpers/ul-diff.c), overlayfs at /mnt/a,
-# unionlite at /mnt/b, over one lower tree, both uppers on the ext4 disk.
+# unionlite at /mnt/b, over one lower tree (DIFF_LAYERS=3: three lower
+# layers, ul_diff_layers), both uppers on the ext4 disk.
 . /tests/lib/common.sh
+
+# ul_diff_layers DIR SEED: three lower layers DIR/top, DIR/mid, DIR/bot,
+# the trees of seeds SEED+1000, SEED+500 and SEED (one pool of names:
+# they overlap, directories merge, files cover directories). The middle
+# layer also gets a whiteout over every fifth name of the bottom one it
+# does not have (where its parent is a directory in the middle layer),
+# and every fourth of its directories that the bottom layer has too is
+# made opaque. Sets L to the lowerdir= value.
+ul_diff_layers() {
+	local d=$1 s=$2 i=0 p
+	mkdir -p $d/top $d/mid $d/bot
+	ul-diff lower $d/bot $s && ul-diff lower $d/mid $((s + 500)) &&
+		ul-diff lower $d/top $((s + 1000)) || return 1
+	(cd $d/bot && find . -mindepth 1 | sort) > /tmp/bot.names
+	while read -r p; do
+		i=$((i + 1))
+		[ $((i % 5)) = 0 ] || continue
+		[ -d "$d/mid/${p%/*}" ] && [ ! -e "$d/mid/$p" ] && [ ! -L "$d/mid/$p" ] &&
+			mknod "$d/mid/$p" c 0 0
+	done < /tmp/bot.names
+	i=0
+	(cd $d/mid && find . -mindepth 1 -type d | sort) | while read -r p; do
+		i=$((i + 1))
+		[ $((i % 4)) = 0 ] && [ -d "$d/bot/$p" ] &&
+			setfattr -n trusted.overlay.opaque -v y "$d/mid/$p"
+	done
+	L=$d/top:$d/mid:$d/bot
+	echo "seed $s: layers: $(find $d/mid -type c | wc -l) whiteouts and $(getfattr -R -n trusted.overlay.opaque $d/mid 2>/dev/null | grep -c opaque) opaque directories in the middle one"
+}
+
+# ul_diff_run OPS SEED...: the disks mounted and the module loaded, each
+# SEED's OPS operations (ul_diff_seed), then both undone; returns 1 on
+# any mismatch
+ul_diff_run() {
+	local ops=$1 seed rc=0
+	shift
+	ul_mount_disks || return 1
+	insmod /lib/modules/unionlite.ko || return 1
+	for seed in "$@"; do
+		ul_diff_seed $seed $ops || rc=1
+	done
+	rmmod unionlite || rc=1
+	ul_umount_disks || rc=1
+	return $rc
+}
 
 # ul_diff_mount FS UPPER WORK MNT: FS over the seed's lower tree $L
 ul_diff_mount() {
@@ -20,17 +66,30 @@ ul_diff_mount() {
 # operations that still diverges, as a script in the form of
 # tests/diff-cases. Returns 1 on any mismatch.
 ul_diff_seed() {
-	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub
-	L=$d/l$s ua=$d/ua$s ub=$d/ub$s
-	mkdir -p $L $ua $ub /mnt/a /mnt/b
-	ul-diff lower $L $s || return 1
+	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub lowerview
+	ua=$d/ua$s ub=$d/ub$s
+	mkdir -p $ua $ub /mnt/a /mnt/b
+	if [ "${DIFF_LAYERS:-1}" = 3 ]; then
+		ul_diff_layers $d/l$s $s || return 1
+		# the layers' merged view, for the intended differences of cmp -u
+		lowerview=/mnt/lv
+		mkdir -p $lowerview
+		mount -t overlay -o lowerdir=$L none $lowerview || return 1
+	else
+		L=$d/l$s lowerview=$d/l$s
+		mkdir -p $L
+		ul-diff lower $L $s || return 1
+	fi
 	ul_diff_mount overlay $ua $d/wa$s /mnt/a || return 1
 	ul_diff_mount unionlite $ub $d/wb$s /mnt/b || return 1
 	ul-diff run /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
-	ul_diff_cmp -u $ua $ub "the uppers" $L || rc=1
-	[ $rc = 0 ] || ul-diff min $d/min$s $s /tmp/replay.$s
+	ul_diff_cmp -u $ua $ub "the uppers" $lowerview || rc=1
+	[ "$lowerview" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
+	# the minimizer rebuilds one lower tree from the seed
+	[ $rc = 0 ] || [ "${DIFF_LAYERS:-1}" != 1 ] ||
+		ul-diff min $d/min$s $s /tmp/replay.$s
 	for fs in overlay unionlite; do
 		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a || return 1
 		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b || return 1
