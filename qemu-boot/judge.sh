@@ -26,9 +26,7 @@ ul_fresh_images() {
 # ul_qemu VARIANT CONSOLE OUTPUT WORDS...: qemu=(the command line) for
 # VARIANT's kernel and initramfs, the console and the second serial port
 # into the files CONSOLE and OUTPUT, WORDS on the kernel command line.
-# The caller adds the disks. UL_KVM=1 uses KVM instead of TCG. lpj= skips
-# the delay loop's calibration (a quarter of a second of each boot under
-# TCG); delays use the TSC.
+# The caller adds the disks. UL_KVM=1 uses KVM instead of TCG.
 ul_qemu() {
 	local variant=$1 blog=$2 bout=$3 accel=tcg
 	shift 3
@@ -37,7 +35,7 @@ ul_qemu() {
 		-display none -monitor none -no-reboot
 		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
 		-initrd "$UL_BUILD/initramfs-$variant.cpio"
-		-append "console=ttyS0 panic=-1 lpj=1000000 $*"
+		-append "console=ttyS0 panic=-1 $*"
 		-serial "file:$blog" -serial "file:$bout")
 }
 
