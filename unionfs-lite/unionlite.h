@@ -237,27 +237,25 @@ static inline struct inode *ul_real_inode(const struct inode *inode)
 	return real ? d_inode(real) : NULL;
 }
 
-/* The real path of the topmost object of a union dentry. */
-static inline void ul_real_path(const struct dentry *dentry, struct path *path)
-{
-	struct ul_fs *ufs = UL_FS(dentry->d_sb);
-	struct ul_inode *ui = UL_E(dentry);
-	struct dentry *upper = ul_upper(ui);
-
-	if (upper) {
-		path->mnt = ufs->upper_mnt;
-		path->dentry = upper;
-	} else {
-		path->mnt = ui->lower.layer->mnt;
-		path->dentry = ui->lower.dentry;
-	}
-}
-
 /* The real path of lower object @lo. */
 static inline void ul_lower_path(const struct ul_lower *lo, struct path *path)
 {
 	path->mnt = lo->layer->mnt;
 	path->dentry = lo->dentry;
+}
+
+/* The real path of the topmost object of a union dentry. */
+static inline void ul_real_path(const struct dentry *dentry, struct path *path)
+{
+	struct ul_inode *ui = UL_E(dentry);
+	struct dentry *upper = ul_upper(ui);
+
+	if (upper) {
+		path->mnt = UL_FS(dentry->d_sb)->upper_mnt;
+		path->dentry = upper;
+	} else {
+		ul_lower_path(&ui->lower, path);
+	}
 }
 
 static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
