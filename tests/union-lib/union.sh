@@ -40,35 +40,6 @@ ul_umount() {
 	umount $UL_MNT
 }
 
-# ul_obj PATH NAME: one line for one object, without inode numbers or times
-ul_obj() {
-	local f=$1 n=$2 o
-	o=$(stat -c '%A %u:%g' "$f")
-	if [ -L "$f" ]; then
-		echo "$n: symlink -> $(readlink "$f") ($o)"
-	elif [ -d "$f" ]; then
-		local opq
-		opq=$(getfattr --absolute-names -n trusted.overlay.opaque --only-values "$f" 2>/dev/null)
-		echo "$n: dir ($o)${opq:+ opaque=$opq}"
-	elif [ -c "$f" ]; then
-		local dev
-		dev=$(stat -c '%t:%T' "$f")
-		if [ "$dev" = 0:0 ]; then
-			echo "$n: WHITEOUT"
-		else
-			echo "$n: chardev $dev ($o)"
-		fi
-	elif [ -b "$f" ]; then
-		echo "$n: blockdev $(stat -c '%t:%T' "$f") ($o)"
-	elif [ -p "$f" ]; then
-		echo "$n: fifo ($o)"
-	elif [ -f "$f" ]; then
-		echo "$n: file ($o) size=$(stat -c %s "$f") '$(cat "$f")'"
-	else
-		echo "$n: $(stat -c %F "$f") ($o)"
-	fi
-}
-
 # ul_try_mount BASE OPTIONS: mount the union with OPTIONS, expecting a
 # refusal; print the options (BASE shown as B, $UL_EXT2 as E2), the
 # errno, the kernel message and what is left in BASE/work. Returns 1 if
@@ -89,11 +60,11 @@ ul_try_mount() {
 	return $rc
 }
 
-# ul_tree DIR: every object below DIR, sorted by path
+# ul_tree DIR: every object below DIR, sorted by path, one line each
+# without inode numbers or times (tests/helpers/ul-tree.c: one process,
+# where a shell loop forked several per object)
 ul_tree() {
-	(cd "$1" && find . -mindepth 1 | sort) | while read -r p; do
-		ul_obj "$1/$p" "${p#./}"
-	done
+	ul-tree "$1"
 }
 
 # ul_work BASE: what is left in the work dir
