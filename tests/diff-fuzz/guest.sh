@@ -1,7 +1,8 @@
-# make fuzz SEEDS=N OPS=M [FIRST=F]: the differential test of
-# diff-overlayfs with seeds F..F+N-1 (F: 1000 unless given) of M
-# operations each (the kernel command line's ul.diff_seeds, ul.diff_ops
-# and ul.diff_first); one line per seed, then the totals.
+# make fuzz SEEDS=N OPS=M [FIRST=F] [LAYERS=3]: the differential test of
+# diff-overlayfs (or, with LAYERS=3, of diff-multilower) with seeds
+# F..F+N-1 (F: 1000 unless given) of M operations each (the kernel
+# command line's ul.diff_seeds, ul.diff_ops, ul.diff_first and
+# ul.diff_layers); one line per seed, then the totals.
 . /tests/lib/diff.sh
 n=20 ops=2000 first=1000
 for arg in $(cat /proc/cmdline); do
@@ -9,23 +10,18 @@ for arg in $(cat /proc/cmdline); do
 	ul.diff_first=*) first=${arg#ul.diff_first=} ;;
 	ul.diff_seeds=*) n=${arg#ul.diff_seeds=} ;;
 	ul.diff_ops=*) ops=${arg#ul.diff_ops=} ;;
+	ul.diff_layers=*) DIFF_LAYERS=${arg#ul.diff_layers=} ;;
 	esac
 done
-ul_mount_disks || exit 1
-insmod /lib/modules/unionlite.ko || exit 1
-rc=0 bad=0 t0=$(date +%s)
-i=0
+seeds= i=0
 while [ $i -lt $n ]; do
-	seed=$((first + i))
-	if ! ul_diff_seed $seed $ops; then
-		bad=$((bad + 1))
-		rc=1
-	fi
-	ul_diff_clean $seed
+	seeds="$seeds $((first + i))"
 	i=$((i + 1))
 done
+t0=$(date +%s)
+# shellcheck disable=SC2086
+ul_diff_run $ops $seeds
+rc=$?
 t=$(( $(date +%s) - t0 ))
-echo "fuzz: $n seeds of $ops operations in $t s ($(( n * ops / (t > 0 ? t : 1) )) operations/s); $bad seeds diverged"
-rmmod unionlite || rc=1
-ul_umount_disks || rc=1
+echo "fuzz: $n seeds of $ops operations over ${DIFF_LAYERS:-1} lower layer(s) in $t s ($(( n * ops / (t > 0 ? t : 1) )) operations/s); $UL_DIFF_BAD seeds diverged"
 exit $rc

@@ -9,7 +9,7 @@
  *   ul-diff cmp A B LABEL
  *   ul-diff cmp -u A B LABEL [LOWER]
  *   ul-diff replay A B FILE
- *   ul-diff min DIR SEED FILE
+ *   ul-diff min DIR SEED FILE [LOWER VIEW]
  *
  * "lower" fills DIR (before any union is mounted on it) with a tree made
  * from SEED: directories up to three deep, files of several sizes,
@@ -47,9 +47,12 @@
  * first mismatch) by delta debugging: each trial makes SEED's lower tree
  * and fresh uppers in DIR, mounts overlayfs at /mnt/ma and unionlite at
  * /mnt/mb, runs a subset and compares results and trees, then, unmounted,
- * the two upper layers. The shortest
- * diverging list is printed as a script for ul_diff_case
- * (tests/lib/diff.sh), the form of the cases in tests/diff-cases.
+ * the two upper layers. Given LOWER (a lowerdir= value: layers no union
+ * changes, so every trial reuses them) and VIEW (their merged view, for
+ * the intended differences of the upper compare), no tree is made. The
+ * shortest diverging list is printed as a script for ul_diff_case
+ * (tests/lib/diff.sh), the form of the cases in tests/diff-cases; with
+ * LOWER, ul_diff_case rebuilds the layers as ul_diff_layers does.
  *
  * Output (standard output, deterministic for a given SEED and behaviour):
  *
@@ -1159,15 +1162,21 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 }
 
 static const char *m_dir, *m_a = "/mnt/ma", *m_b = "/mnt/mb";
+/* min ... LOWER VIEW: the layers given, not made from the seed */
+static const char *m_lower, *m_view;
 static uint64_t m_seed;
 static unsigned long m_trials;
 
 static int m_mount(const char *fs, const char *mnt, const char *up, const char *work)
 {
-	char opts[3 * PATH_MAX];
+	char opts[4 * PATH_MAX], lower[2 * PATH_MAX];
 
-	snprintf(opts, sizeof(opts), "lowerdir=%s/l,upperdir=%s/%s,workdir=%s/%s",
-		 m_dir, m_dir, up, m_dir, work);
+	if (m_lower)
+		snprintf(lower, sizeof(lower), "%s", m_lower);
+	else
+		snprintf(lower, sizeof(lower), "%s/l", m_dir);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/%s,workdir=%s/%s",
+		 lower, m_dir, up, m_dir, work);
 	if (mount("none", mnt, fs, 0, opts)) {
 		fprintf(stderr, "ul-diff: mount -t %s %s: %s\n", fs, opts, strerror(errno));
 		exit(2);
@@ -1189,8 +1198,9 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 		snprintf(p, sizeof(p), "%s/%s", m_dir, dirs[i]);
 		mkdir(p, 0755);
 	}
-	snprintf(p, sizeof(p), "%s/l", m_dir);
-	make_lower(p, m_seed);
+	snprintf(lower, sizeof(lower), "%s/l", m_dir);
+	if (!m_lower)
+		make_lower(lower, m_seed);
 	mkdir(m_a, 0755);
 	mkdir(m_b, 0755);
 	m_mount("overlay", m_a, "ua", "wa");
@@ -1206,9 +1216,8 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 	/* and the upper layers, as ul_diff_seed compares them */
 	snprintf(p, sizeof(p), "%s/ua", m_dir);
 	snprintf(q, sizeof(q), "%s/ub", m_dir);
-	snprintf(lower, sizeof(lower), "%s/l", m_dir);
 	walk_upper = 1;
-	lower_top = lower;
+	lower_top = m_lower ? m_view : lower;
 	compare_trees(p, q, "");
 	walk_upper = 0;
 	quiet = 0;
@@ -1223,7 +1232,8 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
  * of halving size while the rest still diverges), and print it as a
  * script for tests/lib/diff.sh's ul_diff_case.
  */
-static int minimize(const char *dir, uint64_t seed, const char *file)
+static int minimize(const char *dir, uint64_t seed, const char *file,
+		    const char *lower, const char *view)
 {
 	unsigned long n, m, i, start, chunk, gran = 2;
 	struct op *ops = read_ops(file, 100000, &n);
@@ -1231,6 +1241,8 @@ static int minimize(const char *dir, uint64_t seed, const char *file)
 
 	m_dir = dir;
 	m_seed = seed;
+	m_lower = lower;
+	m_view = view;
 	/* up to the first mismatch (and the walk that found it) */
 	for (i = 0; r_first && i < n; i++)
 		if (ops[i].no > r_first)
@@ -1267,8 +1279,8 @@ static int minimize(const char *dir, uint64_t seed, const char *file)
 	}
 	printf("# ul-diff min: seed %llu, %lu operations still diverge (%lu trials)\n",
 	       (unsigned long long)seed, n, m_trials);
-	printf(". /tests/lib/diff.sh\nul_diff_case %llu <<'OPS'\n",
-	       (unsigned long long)seed);
+	printf(". /tests/lib/diff.sh\nul_diff_case %llu%s <<'OPS'\n",
+	       (unsigned long long)seed, lower ? " layers" : "");
 	for (i = 0; i < n; i++)
 		print_op(stdout, &ops[idx[i]]);
 	printf("OPS\n");
@@ -1301,8 +1313,10 @@ int main(int argc, char **argv)
 			   argc == 7 ? strtoul(argv[6], NULL, 0) : 50);
 	if (argc == 5 && !strcmp(argv[1], "replay"))
 		return replay(argv[2], argv[3], argv[4]);
-	if (argc == 5 && !strcmp(argv[1], "min"))
-		return minimize(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
+	if ((argc == 5 || argc == 7) && !strcmp(argv[1], "min"))
+		return minimize(argv[2], strtoull(argv[3], NULL, 0), argv[4],
+				argc == 7 ? argv[5] : NULL,
+				argc == 7 ? argv[6] : NULL);
 	if (argc == 5 && !strcmp(argv[1], "cmp"))
 		return cmp(argv[2], argv[3], argv[4]);
 	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "cmp") &&
@@ -1316,6 +1330,6 @@ int main(int argc, char **argv)
 			"       ul-diff cmp A B LABEL\n"
 			"       ul-diff cmp -u A B LABEL [LOWER]\n"
 			"       ul-diff replay A B FILE\n"
-			"       ul-diff min DIR SEED FILE\n");
+			"       ul-diff min DIR SEED FILE [LOWER VIEW]\n");
 	return 2;
 }

@@ -34,15 +34,21 @@ ul_diff_layers() {
 }
 
 # ul_diff_run OPS SEED...: the disks mounted and the module loaded, each
-# SEED's OPS operations (ul_diff_seed), then both undone; returns 1 on
-# any mismatch
+# SEED's OPS operations (ul_diff_seed), its files removed after it, then
+# both undone; UL_DIFF_BAD counts the seeds that diverged. Returns 1 on
+# any mismatch.
 ul_diff_run() {
 	local ops=$1 seed rc=0
 	shift
+	UL_DIFF_BAD=0
 	ul_mount_disks || return 1
 	insmod /lib/modules/unionlite.ko || return 1
 	for seed in "$@"; do
-		ul_diff_seed $seed $ops || rc=1
+		if ! ul_diff_seed $seed $ops; then
+			UL_DIFF_BAD=$((UL_DIFF_BAD + 1))
+			rc=1
+		fi
+		ul_diff_clean $seed
 	done
 	rmmod unionlite || rc=1
 	ul_umount_disks || rc=1
@@ -86,10 +92,13 @@ ul_diff_seed() {
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
 	ul_diff_cmp -u $ua $ub "the uppers" $lowerview || rc=1
-	[ "$lowerview" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
-	# the minimizer rebuilds one lower tree from the seed
-	[ $rc = 0 ] || [ "${DIFF_LAYERS:-1}" != 1 ] ||
+	if [ $rc != 0 ] && [ "$lowerview" = /mnt/lv ]; then
+		ul-diff min $d/min$s $s /tmp/replay.$s $L /mnt/lv
+	elif [ $rc != 0 ]; then
+		# the minimizer rebuilds the lower tree from the seed
 		ul-diff min $d/min$s $s /tmp/replay.$s
+	fi
+	[ "$lowerview" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
 	for fs in overlay unionlite; do
 		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a || return 1
 		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b || return 1
@@ -115,22 +124,32 @@ ul_diff_clean() {
 	rm -rf $UL_EXT4/*$1
 }
 
-# ul_diff_case SEED: the operations on standard input (ul-diff op lines)
-# on overlayfs (/mnt/a) and unionlite (/mnt/b) over SEED's lower tree,
-# each with its results, then the trees compared, then the two uppers
+# ul_diff_case SEED [layers]: the operations on standard input (ul-diff
+# op lines) on overlayfs (/mnt/a) and unionlite (/mnt/b) over SEED's
+# lower tree (with "layers": the three layers of ul_diff_layers), each
+# with its results, then the trees compared, then the two uppers
 # (unmounted, raw). The module must be loaded and the disks mounted. The
 # scripts ul-diff min prints call it.
 ul_diff_case() {
-	local d=$UL_EXT4/case rc=0
+	local d=$UL_EXT4/case rc=0 view
 	rm -rf $d
-	L=$d/l
-	mkdir -p $L $d/ua $d/ub /mnt/a /mnt/b
-	ul-diff lower $L $1 || return 1
+	mkdir -p $d/ua $d/ub /mnt/a /mnt/b
+	if [ "$2" = layers ]; then
+		ul_diff_layers $d/l $1 || return 1
+		view=/mnt/lv
+		mkdir -p $view
+		mount -t overlay -o lowerdir=$L none $view || return 1
+	else
+		L=$d/l view=$d/l
+		mkdir -p $L
+		ul-diff lower $L $1 || return 1
+	fi
 	ul_diff_mount overlay $d/ua $d/wa /mnt/a || return 1
 	ul_diff_mount unionlite $d/ub $d/wb /mnt/b || return 1
 	ul-diff replay /mnt/a /mnt/b - || rc=1
 	umount /mnt/a /mnt/b || rc=1
-	ul-diff cmp -u $d/ua $d/ub "the uppers" $L || rc=1
+	ul-diff cmp -u $d/ua $d/ub "the uppers" $view || rc=1
+	[ "$view" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
 	rm -rf $d
 	return $rc
 }
