@@ -55,23 +55,76 @@ if [ "$LOGDISK" = yes ]; then
 fi
 [ -n "$HOST_PRE" ] && (cd "$tdir" && "./$HOST_PRE" "${imgs[@]}")
 
+# ul_aim CLASS M: read a console on standard input until the M-th step of
+# an op of transition class CLASS (see ul_boot), once one op of CLASS
+# (op 2 or later) has completed, so that the console tells how many steps
+# it has; when an op ends with fewer steps than M, the next one is aimed
+# at the step before its last. Returns 1 when the input ends first. Read
+# by bash, a line at a time (awk would wait for a full buffer).
+ul_aim() {
+	local cls=$1 m=$2 line k c inop=0 n=0 seen=0
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		*"ul-crash: op "*" start "*)
+			k=${line##*ul-crash: op }
+			k=${k%% *}
+			c=${line##*[}
+			c=${c%]}
+			inop=0 n=0
+			[ "$c" = "$cls" ] && [ "$k" -ge 2 ] && inop=1
+			;;
+		*"ul-crash: op "*" done"*)
+			if [ $inop = 1 ]; then
+				[ $n -lt "$m" ] && m=$((n > 1 ? n - 1 : 1))
+				seen=1
+			fi
+			inop=0
+			;;
+		*"unionlite: "*" = 0")
+			if [ $inop = 1 ]; then
+				n=$((n + 1))
+				[ $seen = 1 ] && [ $n -ge "$m" ] && return 0
+			fi
+			;;
+		esac
+	done
+	return 1
+}
+
 # ul_boot TAG SCRIPT [CUT]: boot once and run tests/TEST/SCRIPT. TAG names
 # the boot's files (TEST@TAG.*; empty: TEST.*). With CUT (seconds), the
 # power is cut that long after the guest prints a line "UL-CUT-WINDOW":
-# QEMU gets SIGKILL, whatever the guest has not written is lost. Sets
-# UL_BOOT_RC to the sentinel's rc, "none" when there was none, "cut".
-# Returns 0 when UL_BOOT_RC is 0 or cut.
+# QEMU gets SIGKILL, whatever the guest has not written is lost. With CUT
+# "aim:CLASS:M:SECS" the power is cut SECS seconds after the console shows
+# the M-th step of an op of transition class CLASS (tests/lib/crash.sh:
+# the op's "ul-crash: op K start ... [CLASS]" line, then one "unionlite:
+# ... = 0" trace line per step), not in the first such op (ul_aim). Sets UL_BOOT_RC to the
+# sentinel's rc, "none" when there was none, "cut". Returns 0 when
+# UL_BOOT_RC is 0 or cut.
 ul_boot() {
 	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited
 	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
-	local qemu d
+	local qemu d acls am asecs
 	ul_qemu "$variant" "$blog" "$bout" "ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
 	for d in "${drives[@]}"; do
 		qemu+=(-drive "file=$d,format=raw,if=virtio")
 	done
 	ul_write_qemu "$logs/$test$tag.qemu" "rerun $test$tag on the $variant kernel (images as the run left them)"
 	: > "$bout"
-	if [ -n "$cut" ]; then
+	if [[ $cut == aim:* ]]; then
+		IFS=: read -r _ acls am asecs <<< "$cut"
+		: > "$blog"
+		"${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
+		pid=$!
+		# bash does not wait for a process substitution: once the step
+		# is seen, the cut does not wait for tail to notice
+		if ul_aim "$acls" "$am" < <(timeout "$TIMEOUT" tail -n +1 -F --pid="$pid" "$blog" 2>/dev/null); then
+			sleep "$asecs"
+		fi
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	elif [ -n "$cut" ]; then
 		"${qemu[@]}" </dev/null >"$run/qemu.stderr" 2>&1 &
 		pid=$!
 		waited=0

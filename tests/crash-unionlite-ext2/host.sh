@@ -1,5 +1,5 @@
 # Power cuts on unionlite over an ext2 upper: crash-unionlite's
-# cuts, aims and stop rule, with upper and work on the ext2 disk (the
+# cuts, aims (UL_CRASH_AIM) and stop rule, with upper and work on the ext2 disk (the
 # series gives ext2 RENAME_EXCHANGE and RENAME_WHITEOUT). ext2 has no
 # journal, and step_sync commits nothing on it (ext2's sync_fs writes
 # only its superblock): the disk is mounted with sync instead, so each
@@ -15,6 +15,7 @@ CRASH_UPPER_FS=ext2
 CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
 CRASH_MIN=${UL_CRASH_MIN:-1}
 CRASH_DELAY_MS="150 900"
+CRASH_AIM=${UL_CRASH_AIM:-steps}
 # a cut left something in work/ (not asked of a run aimed at a few
 # transitions only: UL_CRASH_TARGETS="CLASS...")
 [ -n "${UL_CRASH_TARGETS:-}" ] || CRASH_NEED_LEFTOVERS=1

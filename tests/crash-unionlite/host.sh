@@ -1,10 +1,14 @@
 # Power cuts on unionlite over an ext4 upper, in every whiteout
 # transition (ul-crash classes): each boot aims at the one with the
 # fewest cuts so far (its kind's loop, the ops of that transition slowed
-# to 20 ms per step, the others not), cut at a random moment 0.15-0.9 s
-# into the loop. The module runs with step_sync, so each step of a recipe
-# is committed on its own and cuts fall between steps, and with trace, so
-# the console shows after which step each cut fell. After each cut: the
+# to 200 ms per step, the others not), and the host cuts 0.1 s after the
+# console shows a chosen step of one of its ops (CRASH_AIM=steps: the
+# first step, or, once the class's steps are known, a random one before
+# its last). UL_CRASH_AIM=random cuts at a random moment 0.15-0.9 s into
+# the loop instead (its ops slowed to 20 ms per step), as the soaks do.
+# The module runs with step_sync, so each step of a recipe is committed
+# on its own and cuts fall between steps, and with trace, so the console
+# shows after which step each cut fell. After each cut: the
 # journal replay, e2fsck -fn clean, the union in the state before or
 # after the operation in flight, work/ empty after the mount. The cuts go
 # on until every transition has 1 (UL_CRASH_MIN), every one with more
@@ -17,6 +21,7 @@
 CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
 CRASH_MIN=${UL_CRASH_MIN:-1}
 CRASH_DELAY_MS="150 900"
+CRASH_AIM=${UL_CRASH_AIM:-steps}
 # a cut left something in work/ (not asked of a run aimed at a few
 # transitions only: UL_CRASH_TARGETS="CLASS...")
 [ -n "${UL_CRASH_TARGETS:-}" ] || CRASH_NEED_LEFTOVERS=1

@@ -22,7 +22,8 @@
 #                   during the ops of the target, 0 during the others
 # The host may name a transition class on the kernel command line
 # (ul.crash=CLASS, see "ul-crash classes"): the workload is then the kind
-# that class is taken from; without it, the classic kind.
+# that class is taken from; without it, the classic kind. An aimed cut
+# (CRASH_AIM=steps on the host) also sets ul.crash_pause=MS.
 
 CRASH_MNT=/mnt/union
 CRASH_LOG=/dev/vdc
@@ -90,13 +91,14 @@ crash_check() {
 	return $rc
 }
 
-# crash_target: the transition class named by ul.crash= on the kernel
-# command line, if any
-crash_target() {
+# crash_arg NAME: the value of ul.NAME= on the kernel command line, if
+# any (ul.crash=CLASS: the transition class aimed at; ul.crash_pause=MS:
+# the step pause of its ops, instead of $CRASH_PAUSE)
+crash_arg() {
 	local a
 	for a in $(cat /proc/cmdline); do
 		case $a in
-		ul.crash=*) echo "${a#ul.crash=}" ;;
+		ul."$1"=*) echo "${a#ul."$1"=}" ;;
 		esac
 	done
 }
@@ -105,7 +107,7 @@ crash_target() {
 # was one), starts from an empty upper and log, loops ul-crash run until
 # the host cuts the power (60 s at most).
 crash_cycle() {
-	local target pace=
+	local target pace= p
 	crash_disks || return 1
 	if [ -d $CRASH_UPPER ]; then
 		crash_check
@@ -116,7 +118,9 @@ crash_cycle() {
 	dd if=/dev/zero of=$CRASH_LOG bs=512 count=1 conv=fsync 2>/dev/null || return 1
 	mkdir $CRASH_UPPER $CRASH_WORK || return 1
 	crash_union || return 1
-	target=$(crash_target)
+	target=$(crash_arg crash)
+	p=$(crash_arg crash_pause)
+	[ -n "$p" ] && CRASH_PAUSE=$p
 	if [ -n "$target" ] && [ -n "${CRASH_PAUSE:-}" ] && [ "${CRASH_FS:-overlay}" = unionlite ]; then
 		pace="--pace /sys/module/unionlite/parameters/step_pause_ms --pause $CRASH_PAUSE"
 	fi
@@ -236,7 +240,7 @@ crash_judge() {
 	fi
 	grep -q '^work after mount: 0$' "$out" ||
 		{ notempty=$((notempty + 1)); why="$why work-not-empty"; }
-	echo "cut $cut after ${delays[$cut]}s${targets[$cut]:+ (target ${targets[$cut]})}: ${line:-no check line}; cut $pos; ${fixlog[$cut]:-?}; leftovers ${n:-?} (whiteouts ${w:-?}); stray whiteouts ${stray:-?}${why:+ [${why# }]}" >> "$report"
+	echo "cut $cut ${delays[$cut]}${targets[$cut]:+ (target ${targets[$cut]})}: ${line:-no check line}; cut $pos; ${fixlog[$cut]:-?}; leftovers ${n:-?} (whiteouts ${w:-?}); stray whiteouts ${stray:-?}${why:+ [${why# }]}" >> "$report"
 	[ "${CRASH_VERBOSE:-0}" = 1 ] && tail -1 "$report"
 	[ -z "$why" ] || cp "$out" "$logs/$test@cut$cut-check.out"
 }
@@ -321,6 +325,18 @@ crash_pick() {
 	echo "$best"
 }
 
+# crash_aim_step CLASS: the step of CLASS's op after which an aimed cut
+# falls: 1 while no op of CLASS has been seen to complete (c_lo), else a
+# random one of the steps before the last of its shortest op seen
+crash_aim_step() {
+	local n=${c_lo[$1]:-1}
+	if [ "$n" -gt 1 ]; then
+		echo $((1 + RANDOM % (n - 1)))
+	else
+		echo 1
+	fi
+}
+
 # crash_done: with $CRASH_MIN, whether every target class has that many
 # cuts and, when its op has more than one step, one cut between two, and
 # with $CRASH_NEED_LEFTOVERS, whether a cut has left something in work/
@@ -376,7 +392,13 @@ crash_table() {
 # budget, and the cap of the others.
 # Each cut: boot guest.sh, cut it CRASH_DELAY_MS (default "200 3000": a
 # random time between the two, in ms) into its loop, crash_fsck. The next
-# boot (check.sh's after the last cut) checks the union.
+# boot (check.sh's after the last cut) checks the union. With
+# CRASH_AIM=steps (and a target) the cut is aimed instead: the host
+# watches the console and cuts CRASH_AIM_DELAY (default 0.1) seconds
+# after step M of an op of the target class, whose steps then pause
+# CRASH_AIM_PAUSE ms (default 200) each; M is 1 until the class's ops
+# have been seen, then a random step before its last (crash_aim_step),
+# so that one cut per class usually falls between two steps.
 # With CRASH_TARGETS (transition classes; CRASH_TARGETS=all: every one
 # that "ul-crash classes" names a kind for), each boot aims at one of them
 # (crash_pick, passed as ul.crash=CLASS); with CRASH_MIN as well, the
@@ -389,7 +411,7 @@ crash_table() {
 # (and to standard output as well with CRASH_VERBOSE=1).
 crash_host() {
 	local mode=$1 cuts=$2 i=0 ms vio=0 fsckerr=0 errs=0 left=0 leftwh=0
-	local leftcuts=0 notempty=0 after0=0 after1=0 caught=0 repaired=0 manual=0
+	local leftcuts=0 notempty=0 after0=0 after1=0 caught=0 repaired=0 manual=0 cut
 	local report=$logs/$test.cuts start=$SECONDS cmdline=$CMDLINE t l
 	local upperfs=${CRASH_UPPER_FS:-ext4} dmin dmax ok
 	local -a delays targets fixes fixlog where
@@ -402,13 +424,20 @@ crash_host() {
 	while [ $i -lt "$cuts" ] && [ $caught = 0 ] && ! crash_done; do
 		i=$((i + 1))
 		ms=$((dmin + RANDOM % (dmax - dmin + 1)))
-		delays[$i]=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+		cut=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+		delays[$i]="after ${cut}s"
 		if [ -n "${CRASH_TARGETS:-}" ]; then
 			targets[$i]=$(crash_pick)
 			pending[${targets[$i]}]=$((${pending[${targets[$i]}]:-0} + 1))
 			CMDLINE="${cmdline:+$cmdline }ul.crash=${targets[$i]}"
+			if [ "${CRASH_AIM:-}" = steps ]; then
+				ms=$(crash_aim_step "${targets[$i]}")
+				cut="aim:${targets[$i]}:$ms:${CRASH_AIM_DELAY:-0.1}"
+				delays[$i]="aimed at step $ms"
+				CMDLINE="$CMDLINE ul.crash_pause=${CRASH_AIM_PAUSE:-200}"
+			fi
 		fi
-		crash_boot "$i" cycle guest.sh "${delays[$i]}"
+		crash_boot "$i" cycle guest.sh "$cut"
 		# where the cut fell, and the steps of each class's ops
 		{
 			read -r l
