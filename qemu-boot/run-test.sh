@@ -99,9 +99,9 @@ ul_aim() {
 # "aim:CLASS:M:SECS" the power is cut SECS seconds after the console shows
 # the M-th step of an op of transition class CLASS (tests/lib/crash.sh:
 # the op's "ul-crash: op K start ... [CLASS]" line, then one "unionlite:
-# ... = 0" trace line per step), not in the first such op (ul_aim). Sets UL_BOOT_RC to the
-# sentinel's rc, "none" when there was none, "cut". Returns 0 when
-# UL_BOOT_RC is 0 or cut.
+# ... = 0" trace line per step), not in the first such op (ul_aim). Sets
+# UL_BOOT_RC to the sentinel's rc, "none" when there was none, "cut".
+# Returns 0 when UL_BOOT_RC is 0 or cut.
 ul_boot() {
 	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited
 	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
