@@ -12,12 +12,5 @@
 # no measurement (an image e2fsck cannot repair, a check that cannot
 # run, a kernel warning, work/ not empty after a mount, too few cuts).
 CRASH_UPPER_FS=ext2
-CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
-CRASH_MIN=${UL_CRASH_MIN:-1}
-CRASH_DELAY_MS="150 900"
-CRASH_AIM=${UL_CRASH_AIM:-steps}
-# a cut left something in work/ (not asked of a run aimed at a few
-# transitions only: UL_CRASH_TARGETS="CLASS...")
-[ -n "${UL_CRASH_TARGETS:-}" ] || CRASH_NEED_LEFTOVERS=1
 . ../lib/crash.sh
-crash_host measure "${UL_CRASH_CUTS:-120}"
+crash_every_transition measure

@@ -18,12 +18,5 @@
 # build/logs/base/crash-unionlite.cuts. UL_CRASH_TARGETS="CLASS..." aims
 # the cuts at those transitions only, e.g.
 #   UL_CRASH_TARGETS=rename-lower-q qemu-boot/run-test.sh crash-unionlite base
-CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
-CRASH_MIN=${UL_CRASH_MIN:-1}
-CRASH_DELAY_MS="150 900"
-CRASH_AIM=${UL_CRASH_AIM:-steps}
-# a cut left something in work/ (not asked of a run aimed at a few
-# transitions only: UL_CRASH_TARGETS="CLASS...")
-[ -n "${UL_CRASH_TARGETS:-}" ] || CRASH_NEED_LEFTOVERS=1
 . ../lib/crash.sh
-crash_host atomic "${UL_CRASH_CUTS:-120}"
+crash_every_transition atomic

@@ -524,3 +524,19 @@ crash_host() {
 		;;
 	esac
 }
+
+# crash_every_transition MODE: crash_host MODE (atomic, or measure for
+# the ext2 upper) over every transition class, or the classes of
+# UL_CRASH_TARGETS="CLASS...", until each has UL_CRASH_MIN (default 1)
+# cuts and one between two steps when it has several, and (without
+# UL_CRASH_TARGETS) some cut has left something in work/; UL_CRASH_CUTS
+# (default 120) cuts at most. The cuts are aimed at steps, or fall at a
+# random moment 0.15-0.9 s into the loop with UL_CRASH_AIM=random.
+crash_every_transition() {
+	CRASH_TARGETS=${UL_CRASH_TARGETS:-all}
+	CRASH_MIN=${UL_CRASH_MIN:-1}
+	CRASH_DELAY_MS="150 900"
+	CRASH_AIM=${UL_CRASH_AIM:-steps}
+	[ -n "${UL_CRASH_TARGETS:-}" ] || CRASH_NEED_LEFTOVERS=1
+	crash_host "$1" "${UL_CRASH_CUTS:-120}"
+}
