@@ -411,7 +411,7 @@ crash_table() {
 # (and to standard output as well with CRASH_VERBOSE=1).
 crash_host() {
 	local mode=$1 cuts=$2 i=0 ms vio=0 fsckerr=0 errs=0 left=0 leftwh=0
-	local leftcuts=0 notempty=0 after0=0 after1=0 caught=0 repaired=0 manual=0 cut
+	local leftcuts=0 notempty=0 after0=0 after1=0 caught=0 repaired=0 manual=0 cut step
 	local report=$logs/$test.cuts start=$SECONDS cmdline=$CMDLINE t l
 	local upperfs=${CRASH_UPPER_FS:-ext4} dmin dmax ok
 	local -a delays targets fixes fixlog where
@@ -431,9 +431,9 @@ crash_host() {
 			pending[${targets[$i]}]=$((${pending[${targets[$i]}]:-0} + 1))
 			CMDLINE="${cmdline:+$cmdline }ul.crash=${targets[$i]}"
 			if [ "${CRASH_AIM:-}" = steps ]; then
-				ms=$(crash_aim_step "${targets[$i]}")
-				cut="aim:${targets[$i]}:$ms:${CRASH_AIM_DELAY:-0.1}"
-				delays[$i]="aimed at step $ms"
+				step=$(crash_aim_step "${targets[$i]}")
+				cut="aim:${targets[$i]}:$step:${CRASH_AIM_DELAY:-0.1}"
+				delays[$i]="aimed at step $step"
 				CMDLINE="$CMDLINE ul.crash_pause=${CRASH_AIM_PAUSE:-200}"
 			fi
 		fi

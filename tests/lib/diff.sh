@@ -61,6 +61,24 @@ ul_diff_mount() {
 	mount -t $1 -o lowerdir=$L,upperdir=$2,workdir=$3 none $4
 }
 
+# ul_diff_lower DIR SEED LAYERS: the lower layer(s) of SEED in DIR, one
+# tree (LAYERS 1) or ul_diff_layers' three (LAYERS 3, their merged view
+# mounted read-only at /mnt/lv). Sets L to the lowerdir= value and VIEW
+# to what the lower layers show together (for the intended differences
+# of cmp -u).
+ul_diff_lower() {
+	if [ "$3" = 3 ]; then
+		ul_diff_layers $1 $2 || return 1
+		VIEW=/mnt/lv
+		mkdir -p $VIEW
+		mount -t overlay -o lowerdir=$L none $VIEW
+	else
+		L=$1 VIEW=$1
+		mkdir -p $L
+		ul-diff lower $L $2
+	fi
+}
+
 # ul_diff_seed SEED OPS: run SEED's OPS operations on both unions; then
 # the two uppers, compared raw (with their trusted.overlay.* xattrs),
 # must hold the same objects; then each upper is read by the other
@@ -72,33 +90,21 @@ ul_diff_mount() {
 # operations that still diverges, as a script in the form of
 # tests/diff-cases. Returns 1 on any mismatch.
 ul_diff_seed() {
-	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub lowerview
+	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers=
 	ua=$d/ua$s ub=$d/ub$s
 	mkdir -p $ua $ub /mnt/a /mnt/b
-	if [ "${DIFF_LAYERS:-1}" = 3 ]; then
-		ul_diff_layers $d/l$s $s || return 1
-		# the layers' merged view, for the intended differences of cmp -u
-		lowerview=/mnt/lv
-		mkdir -p $lowerview
-		mount -t overlay -o lowerdir=$L none $lowerview || return 1
-	else
-		L=$d/l$s lowerview=$d/l$s
-		mkdir -p $L
-		ul-diff lower $L $s || return 1
-	fi
+	ul_diff_lower $d/l$s $s "${DIFF_LAYERS:-1}" || return 1
+	# the minimizer reuses several layers, and rebuilds one from the seed
+	[ "${DIFF_LAYERS:-1}" = 3 ] && layers="$L $VIEW"
 	ul_diff_mount overlay $ua $d/wa$s /mnt/a || return 1
 	ul_diff_mount unionlite $ub $d/wb$s /mnt/b || return 1
 	ul-diff run /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
-	ul_diff_cmp -u $ua $ub "the uppers" $lowerview || rc=1
-	if [ $rc != 0 ] && [ "$lowerview" = /mnt/lv ]; then
-		ul-diff min $d/min$s $s /tmp/replay.$s $L /mnt/lv
-	elif [ $rc != 0 ]; then
-		# the minimizer rebuilds the lower tree from the seed
-		ul-diff min $d/min$s $s /tmp/replay.$s
-	fi
-	[ "$lowerview" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
+	ul_diff_cmp -u $ua $ub "the uppers" $VIEW || rc=1
+	# shellcheck disable=SC2086
+	[ $rc = 0 ] || ul-diff min $d/min$s $s /tmp/replay.$s $layers
+	[ -n "$layers" ] && { umount $VIEW || rc=1; }
 	for fs in overlay unionlite; do
 		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a || return 1
 		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b || return 1
@@ -131,25 +137,17 @@ ul_diff_clean() {
 # (unmounted, raw). The module must be loaded and the disks mounted. The
 # scripts ul-diff min prints call it.
 ul_diff_case() {
-	local d=$UL_EXT4/case rc=0 view
+	local d=$UL_EXT4/case rc=0 n=1
 	rm -rf $d
 	mkdir -p $d/ua $d/ub /mnt/a /mnt/b
-	if [ "$2" = layers ]; then
-		ul_diff_layers $d/l $1 || return 1
-		view=/mnt/lv
-		mkdir -p $view
-		mount -t overlay -o lowerdir=$L none $view || return 1
-	else
-		L=$d/l view=$d/l
-		mkdir -p $L
-		ul-diff lower $L $1 || return 1
-	fi
+	[ "$2" = layers ] && n=3
+	ul_diff_lower $d/l $1 $n || return 1
 	ul_diff_mount overlay $d/ua $d/wa /mnt/a || return 1
 	ul_diff_mount unionlite $d/ub $d/wb /mnt/b || return 1
 	ul-diff replay /mnt/a /mnt/b - || rc=1
 	umount /mnt/a /mnt/b || rc=1
-	ul-diff cmp -u $d/ua $d/ub "the uppers" $view || rc=1
-	[ "$view" = /mnt/lv ] && { umount /mnt/lv || rc=1; }
+	ul-diff cmp -u $d/ua $d/ub "the uppers" $VIEW || rc=1
+	[ $n = 3 ] && { umount $VIEW || rc=1; }
 	rm -rf $d
 	return $rc
 }
