@@ -15,8 +15,10 @@
  *     race PATH NPROC   stat PATH   write PATH TEXT
  *     fallocate PATH OFFSET LEN   fcntl-append PATH TEXT
  *     fcntl-noappend PATH   getflags PATH   setflags PATH +a|-a|+i|-i
+ *     setflags PATH +A|-A|+S|-S   lsattr PATH
  *     setacl PATH access|default ACL|-   getacl PATH access|default
  *     removed-cwd DIR NAME   syncfs PATH   odirect PATH
+ *     odirect-setfl PATH   odirect-follow PATH   lseek PATH
  *     chmod-signals PATH MODE   inos PATH
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
@@ -26,7 +28,9 @@
  * O_TRUNC. fcntl-append opens PATH without O_APPEND, sets O_APPEND with
  * F_SETFL and writes TEXT; fcntl-noappend opens PATH with O_APPEND and
  * clears it with F_SETFL. getflags prints the append-only and immutable
- * inode flags ("flags=a-", "flags=-i", ...); setflags sets or clears one.
+ * inode flags ("flags=a-", "flags=-i", ...); setflags sets or clears one
+ * (append-only, immutable, noatime or sync); lsattr prints those four
+ * ("ai--", "--AS", ...).
  * setacl and getacl use the raw system.posix_acl_access and
  * system.posix_acl_default xattrs, written and printed in a short text
  * form: "u::rw-,u:1000:---,g::r--,g:100:r-x,m::r--,o::r--" (entries
@@ -34,6 +38,7 @@
  * -" removes the xattr. removed-cwd DIR NAME: chdir to DIR, rmdir DIR,
  * then chmod, setxattr, readdir of "." and open and create NAME in it,
  * each reported on a line of its own.
+ * lseek PATH: "end=E data=D", the offsets SEEK_END and SEEK_DATA give.
  * readdir DIR: every telldir() position, then seekdir() back to every
  * seventh, then a second pass after rewinddir(): same names, same order,
  * no name twice, and the d_ino of "." and ".." equal to the st_ino of DIR
@@ -439,20 +444,44 @@ static int stat_path(const char *path)
 	return 0;
 }
 
-/* FS_IOC_GETFLAGS and FS_IOC_SETFLAGS take an int, whatever their type says */
-static int get_flags(const char *path)
+/*
+ * The inode flags of PATH, or -1 with the outcome reported.
+ * FS_IOC_GETFLAGS and FS_IOC_SETFLAGS take an int, whatever their type says.
+ */
+static int read_flags(const char *path, int *flags)
 {
-	int fd, flags, ret;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0)
-		return report(fd);
-	ret = ioctl(fd, FS_IOC_GETFLAGS, &flags);
+		return report(fd), -1;
+	ret = ioctl(fd, FS_IOC_GETFLAGS, flags);
 	close(fd);
 	if (ret < 0)
-		return report(ret);
-	printf("flags=%c%c\n", flags & FS_APPEND_FL ? 'a' : '-',
-	       flags & FS_IMMUTABLE_FL ? 'i' : '-');
+		return report(ret), -1;
+	return 0;
+}
+
+static int get_flags(const char *path)
+{
+	int flags;
+
+	if (!read_flags(path, &flags))
+		printf("flags=%c%c\n", flags & FS_APPEND_FL ? 'a' : '-',
+		       flags & FS_IMMUTABLE_FL ? 'i' : '-');
+	return 0;
+}
+
+/* lsattr PATH: "aiAS" with '-' for each flag not set */
+static int ls_attr(const char *path)
+{
+	int flags;
+
+	if (!read_flags(path, &flags))
+		printf("%c%c%c%c\n", flags & FS_APPEND_FL ? 'a' : '-',
+		       flags & FS_IMMUTABLE_FL ? 'i' : '-',
+		       flags & FS_NOATIME_FL ? 'A' : '-',
+		       flags & FS_SYNC_FL ? 'S' : '-');
 	return 0;
 }
 
@@ -466,6 +495,10 @@ static int set_flags(const char *path, const char *change)
 		bit = FS_APPEND_FL;
 	else if (change[1] == 'i')
 		bit = FS_IMMUTABLE_FL;
+	else if (change[1] == 'A')
+		bit = FS_NOATIME_FL;
+	else if (change[1] == 'S')
+		bit = FS_SYNC_FL;
 	else
 		return usage();
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
@@ -627,6 +660,79 @@ static int chmod_signals(const char *path, mode_t mode)
 	ret = chmod(path, mode);
 	setitimer(ITIMER_REAL, &off, NULL);
 	return report(ret);
+}
+
+/* one write of LEN bytes at OFF from an aligned buffer: "w LEN@OFF: X" */
+static void odirect_write(int fd, size_t len, off_t off)
+{
+	static char buf[8192] __attribute__((aligned(4096)));
+
+	memset(buf, 'd', sizeof(buf));
+	printf("w %zu@%lld: ", len, (long long)off);
+	report(pwrite(fd, buf, len, off) == (ssize_t)len ? 0 : -1);
+}
+
+/* set or clear O_DIRECT with F_SETFL: "setfl +d: X" */
+static void odirect_setfl(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	printf("setfl %cd: ", on ? '+' : '-');
+	report(fcntl(fd, F_SETFL, on ? fl | O_DIRECT : fl & ~O_DIRECT));
+}
+
+/*
+ * odirect-setfl PATH: O_DIRECT set and cleared with F_SETFL must reach
+ * the writes: opened with O_DIRECT, an aligned write, O_DIRECT cleared,
+ * an unaligned one; opened without, O_DIRECT set, an unaligned write
+ * (EINVAL where the filesystem wants alignment) and an aligned one.
+ */
+static int odirect_fcntl(const char *path)
+{
+	int fd;
+
+	fd = open(path, O_WRONLY | O_DIRECT);
+	if (fd < 0)
+		return report(fd);
+	odirect_write(fd, 4096, 0);
+	odirect_setfl(fd, 0);
+	odirect_write(fd, 1, 1);
+	close(fd);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return report(fd);
+	odirect_setfl(fd, 1);
+	odirect_write(fd, 1, 1);
+	odirect_write(fd, 4096, 4096);
+	close(fd);
+	return 0;
+}
+
+/*
+ * odirect-follow PATH: a descriptor opened read-only is given O_DIRECT
+ * with F_SETFL and reads 4 KiB; then the file is opened for write (a
+ * copy-up of a lower-only file) and the first descriptor reads again.
+ */
+static int odirect_follow(const char *path)
+{
+	static char buf[4096] __attribute__((aligned(4096)));
+	int fd, wfd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return report(fd);
+	odirect_setfl(fd, 1);
+	printf("read: ");
+	report(pread(fd, buf, sizeof(buf), 0) == sizeof(buf) ? 0 : -1);
+	wfd = open(path, O_WRONLY);
+	printf("open for write: ");
+	report(wfd);
+	if (wfd >= 0)
+		close(wfd);
+	printf("read again: ");
+	report(pread(fd, buf, sizeof(buf), 0) == sizeof(buf) ? 0 : -1);
+	close(fd);
+	return 0;
 }
 
 /* read the first 4 KiB of PATH with O_DIRECT */
@@ -794,6 +900,24 @@ static int do_op(int argc, char **argv)
 		return chmod_signals(argv[1], strtol(argv[2], NULL, 8));
 	if (!strcmp(op, "odirect") && argc == 2)
 		return odirect_read(argv[1]);
+	if (!strcmp(op, "odirect-setfl") && argc == 2)
+		return odirect_fcntl(argv[1]);
+	if (!strcmp(op, "odirect-follow") && argc == 2)
+		return odirect_follow(argv[1]);
+	if (!strcmp(op, "lseek") && argc == 2) {
+		off_t end, data;
+
+		fd = open(argv[1], O_RDONLY);
+		if (fd < 0)
+			return report(fd);
+		end = lseek(fd, 0, SEEK_END);
+		data = lseek(fd, 0, SEEK_DATA);
+		close(fd);
+		if (end < 0 || data < 0)
+			return report(-1);
+		printf("end=%lld data=%lld\n", (long long)end, (long long)data);
+		return 0;
+	}
 	if (!strcmp(op, "syncfs") && argc == 2) {
 		fd = open(argv[1], O_RDONLY);
 		if (fd < 0)
@@ -832,6 +956,8 @@ static int do_op(int argc, char **argv)
 		return get_flags(argv[1]);
 	if (!strcmp(op, "setflags") && argc == 3)
 		return set_flags(argv[1], argv[2]);
+	if (!strcmp(op, "lsattr") && argc == 2)
+		return ls_attr(argv[1]);
 	if (!strcmp(op, "setacl") && argc == 4)
 		return set_acl(argv[1], argv[2], argv[3]);
 	if (!strcmp(op, "getacl") && argc == 3)

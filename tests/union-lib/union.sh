@@ -93,3 +93,52 @@ ul_finish() {
 ul_mask_origin() {
 	sed 's/\(trusted\.overlay\.origin=0s......\)[^ ]*/\1.../'
 }
+
+# ul_mount_fs FS BASE [OPTIONS]: mount FS (unionlite or overlay) over
+# BASE/lower, BASE/upper and BASE/work at $UL_MNT, OPTIONS appended
+ul_mount_fs() {
+	mount -t "$1" -o "lowerdir=$2/lower,upperdir=$2/upper,workdir=$2/work${3:+,$3}" none $UL_MNT
+}
+
+# ul_against_overlay FN [ARGS...]: the same scenario on both unions:
+# "FN unionlite ARGS" and "FN overlay ARGS", each printing a transcript
+# that must not name its filesystem. Prints unionlite's; when
+# overlayfs's differs, also the difference, and returns 1. Lines that
+# match the extended regular expression $UL_INTENDED (a row of the
+# intended differences in docs/overlayfs.md) are left out of the
+# comparison on both sides.
+ul_against_overlay() {
+	local fn=$1 f
+	shift
+	"$fn" unionlite "$@" >/tmp/against.unionlite 2>&1
+	"$fn" overlay "$@" >/tmp/against.overlay 2>&1
+	cat /tmp/against.unionlite
+	for f in unionlite overlay; do
+		if [ -n "$UL_INTENDED" ]; then
+			grep -v -E "$UL_INTENDED" /tmp/against.$f >/tmp/against.$f.cmp
+		else
+			cp /tmp/against.$f /tmp/against.$f.cmp
+		fi
+	done
+	cmp -s /tmp/against.unionlite.cmp /tmp/against.overlay.cmp && return 0
+	echo "overlayfs differs (- unionlite, + overlayfs):"
+	diff -U0 /tmp/against.unionlite.cmp /tmp/against.overlay.cmp | sed -n 's/^[-+][^-+]/	&/p'
+	return 1
+}
+
+# ul_errno CMD...: run CMD, print "ok" or the error text busybox gives
+# (the part after the last ": ")
+ul_errno() {
+	if "$@" >/tmp/errno.out 2>&1; then
+		echo ok
+	else
+		sed -n '$s/.*: //p' /tmp/errno.out
+	fi
+}
+
+# ul_umount_if: unmount $UL_MNT if something is mounted there
+ul_umount_if() {
+	if grep -q " $UL_MNT " /proc/mounts; then
+		umount $UL_MNT
+	fi
+}
