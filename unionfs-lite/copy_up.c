@@ -4,30 +4,42 @@
  *
  * Before anything changes a lower-only object, the object is copied to the
  * upper layer: parents first, then the object. Each copy is built as
- * work/#<hex> (data, holes kept, user.*, security.* and ACL xattrs, owner,
- * mode, times; the target of a symlink; the number of a device) and then
- * renamed to its place in the upper layer in one step, so the upper layer
- * never holds a half-made copy. Two processes copying the same object are serialized
- * by the object's ul_inode->lock; the second finds the copy made.
+ * work/#<hex>, made with no permission bits (data, holes kept; every
+ * xattr but the union's own; the sync and noatime inode flags; owner,
+ * then mode and times last; the target of a symlink; the number of a
+ * device) and then renamed to its place in the upper layer in one step,
+ * so the upper layer never holds a half-made copy. The union inode is
+ * pointed at the copy under the same locks, so whoever takes them next
+ * (an unlink, a rename) finds the copy in the union inode as on disk.
+ * Two processes copying the same object are serialized by the object's
+ * ul_inode->lock; the second finds the copy made. The LSM hooks are
+ * called as overlayfs calls them: security_inode_copy_up() gives the
+ * credentials the copy is created with, security_inode_copy_up_xattr()
+ * may drop an xattr.
  */
 
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fileattr.h>
 #include <linux/namei.h>
 #include <linux/posix_acl_xattr.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
 
+/* The inode flags a copy takes from its lower object (overlayfs's too). */
+#define UL_COPY_FS_FLAGS	(FS_SYNC_FL | FS_NOATIME_FL)
+
 /*
- * xattrs that travel with a copy: user.*, security.* and the POSIX ACLs
- * (never ours). A copy that cannot take one of them fails: an object
- * must not lose an ACL or a security label on its way up.
+ * Every xattr travels with a copy but the union's own trusted.overlay.*,
+ * as on overlayfs. One the upper filesystem does not support is left
+ * behind, except a POSIX ACL or a security label: an object must not
+ * lose those on its way up, and the copy fails instead.
  */
-static bool ul_copy_xattr_wanted(const char *name)
+static bool ul_must_copy_xattr(const char *name)
 {
-	return !strncmp(name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN) ||
-	       !strncmp(name, XATTR_SECURITY_PREFIX, XATTR_SECURITY_PREFIX_LEN) ||
+	return !strncmp(name, XATTR_SECURITY_PREFIX, XATTR_SECURITY_PREFIX_LEN) ||
 	       !strcmp(name, XATTR_NAME_POSIX_ACL_ACCESS) ||
 	       !strcmp(name, XATTR_NAME_POSIX_ACL_DEFAULT);
 }
@@ -36,7 +48,7 @@ static bool ul_copy_xattr_wanted(const char *name)
  * ul_copy_xattrs - give a work object the xattrs of another object
  * @ufs: the union
  * @userns: the idmapping of @from's layer
- * @from: the object whose user.*, security.* and ACL xattrs are copied
+ * @from: the object whose xattrs are copied (all but trusted.overlay.*)
  * @temp: the object in the work dir that takes them
  *
  * Called with the mounter's credentials.
@@ -49,7 +61,7 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 	struct dentry *lower = from;
 	char *list = NULL, *name, *value = NULL;
 	ssize_t len, vlen;
-	size_t vsize = 0;
+	size_t vsize = 0, slen;
 	int err = 0;
 
 	len = vfs_listxattr(lower, NULL, 0);
@@ -63,9 +75,24 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 		err = len;
 		goto out_free;
 	}
-	for (name = list; name < list + len; name += strlen(name) + 1) {
-		if (!ul_copy_xattr_wanted(name))
+	for (name = list; len > 0; name += slen, len -= slen) {
+		slen = strnlen(name, len) + 1;
+		/* a broken list from the lower filesystem */
+		err = -EIO;
+		if (WARN_ON(slen > len))
+			break;
+		err = 0;
+		if (!strncmp(name, UL_XATTR_PREFIX, strlen(UL_XATTR_PREFIX)))
 			continue;
+		/* 1: an LSM drops it; -EOPNOTSUPP: no LSM has a say */
+		err = security_inode_copy_up_xattr(name);
+		if (err < 0 && err != -EOPNOTSUPP)
+			break;
+		if (err == 1) {
+			err = 0;
+			continue;
+		}
+		err = 0;
 		vlen = vfs_getxattr(userns, lower, name, NULL, 0);
 		if (vlen == -ENODATA)
 			continue;
@@ -85,6 +112,8 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 		if (vlen < 0)
 			break;
 		err = ul_do_setxattr(ufs, temp, name, value, vlen, 0);
+		if (err == -EOPNOTSUPP && !ul_must_copy_xattr(name))
+			err = 0;
 		if (err)
 			break;
 	}
@@ -130,10 +159,90 @@ out_unlock:
 	return err;
 }
 
-/* Rename the finished copy @temp to @dentry's name in @upperdir. */
-static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
-			      struct dentry *upperdir, struct dentry *dentry)
+/*
+ * The sync and noatime flags of a lower file or directory, on its copy
+ * (overlayfs's ovl_copy_fileattr()); append-only and immutable are the
+ * union's own (ul_write_protattr()). A layer without inode flags has
+ * nothing to copy or nowhere to put them.
+ */
+static int ul_copy_fileattr(struct ul_fs *ufs, struct dentry *lower,
+			    struct dentry *temp)
 {
+	struct fileattr lfa = { .flags_valid = true };
+	struct fileattr ufa = { .flags_valid = true };
+	int err;
+
+	if (!(d_inode(lower)->i_flags & (S_SYNC | S_NOATIME)) ||
+	    !(d_is_reg(lower) || d_is_dir(lower)))
+		return 0;
+	err = vfs_fileattr_get(lower, &lfa);
+	if (err == -ENOIOCTLCMD || err == -ENOTTY || err == -EINVAL)
+		return 0;
+	if (err)
+		return err;
+	if (!(lfa.flags & UL_COPY_FS_FLAGS))
+		return 0;
+	err = vfs_fileattr_get(temp, &ufa);
+	if (err == -ENOIOCTLCMD || err == -ENOTTY || err == -EINVAL) {
+		pr_warn_once("unionlite: the upper filesystem has no inode flags: sync and noatime are not copied up\n");
+		return 0;
+	}
+	if (err)
+		return err;
+	ufa.flags &= ~(UL_COPY_FS_FLAGS | FS_APPEND_FL | FS_IMMUTABLE_FL);
+	ufa.flags |= lfa.flags & UL_COPY_FS_FLAGS;
+	ufa.fsx_valid = false;
+	return ul_do_fileattr_set(ufs, temp, &ufa);
+}
+
+/*
+ * What the union inode learns once its copy is in place, told under the
+ * locks of the rename that put it there: a remove or rename of the name
+ * takes the same locks and then reads ul_upper(), so it never finds the
+ * copy on disk and not in the inode. The inode is hashed on its upper
+ * inode before ul_upper() names it: whoever sees the copy there (link())
+ * and looks the upper inode up finds this union inode.
+ */
+static void ul_copy_up_publish(struct inode *inode, struct inode *dir,
+			       struct dentry *copy, int origin,
+			       unsigned int prot)
+{
+	struct ul_fs *ufs = UL_FS(inode->i_sb);
+	struct ul_inode *ui = UL_I(inode);
+
+	/*
+	 * The number stays the lower one's, unless the copy has no origin
+	 * (a link of a lower hard link, a layer whose handles cannot be
+	 * followed): ino.c.
+	 */
+	if (origin)
+		set_bit(UL_ORIGIN, &ui->flags);
+	if (!d_is_dir(copy) && !origin) {
+		inode->i_ino = ul_upper_d_ino(ufs, d_inode(copy)->i_ino);
+		/* the parent's listings hold the old number */
+		ul_dir_renumbered(dir);
+	}
+	WRITE_ONCE(ui->prot, prot);
+	ul_rehash_inode(inode, d_inode(copy));
+	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
+	 * the pointer sees a complete upper object
+	 */
+	smp_store_release(&ui->__upper, dget(copy));
+}
+
+/*
+ * Rename the finished copy @temp to @dentry's name in the upper directory
+ * of @parent, and
+ * publish it (ul_copy_up_publish()) under the same locks. A name that is
+ * not negative any more was removed through the union since the copy-up
+ * began (a whiteout), or removed and made anew: the object being copied
+ * is gone from the union, -ENOENT.
+ */
+static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
+			      struct dentry *parent, struct dentry *dentry,
+			      int origin, unsigned int prot)
+{
+	struct dentry *upperdir = ul_dentry_upper(parent);
 	struct dentry *target, *trap;
 	int err;
 
@@ -146,13 +255,16 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 	err = PTR_ERR(target);
 	if (IS_ERR(target))
 		goto out_unlock;
-	err = -EEXIST;
+	err = -ENOENT;
 	if (d_really_is_positive(target))
 		goto out_dput;
 	err = -EIO;
 	if (WARN_ON(temp == trap || target == trap))
 		goto out_dput;
 	err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, 0);
+	if (!err)
+		ul_copy_up_publish(d_inode(dentry), d_inode(parent), temp,
+				   origin, prot);
 out_dput:
 	dput(target);
 out_unlock:
@@ -176,7 +288,42 @@ static void ul_restore_times(struct ul_fs *ufs, struct dentry *upperdir,
 	inode_unlock(d_inode(upperdir));
 }
 
-/* Copy @dentry (whose parent @parent has an upper dir) to the upper layer. */
+/*
+ * The work object a copy is built in: made with the credentials an LSM
+ * asks for (security_inode_copy_up()), with no permission bits (the mode
+ * is set last, after the ACLs: ul_copy_attrs()).
+ */
+static struct dentry *ul_copy_up_temp(struct ul_fs *ufs, struct dentry *dentry,
+				      const struct kstat *stat,
+				      const char *link)
+{
+	struct ul_cattr attr = {
+		.mode = stat->mode & S_IFMT,
+		.rdev = stat->rdev,
+		.link = link,
+	};
+	const struct cred *old_cred = NULL;
+	struct cred *new_cred = NULL;
+	struct dentry *temp;
+	int err;
+
+	err = security_inode_copy_up(dentry, &new_cred);
+	if (err < 0)
+		return ERR_PTR(err);
+	if (new_cred)
+		old_cred = override_creds(new_cred);
+	temp = ul_create_temp(ufs, &attr);
+	if (new_cred) {
+		revert_creds(old_cred);
+		put_cred(new_cred);
+	}
+	return temp;
+}
+
+/*
+ * Copy @dentry to the upper layer; @parent is its parent (a reference
+ * the caller holds), which has an upper directory.
+ */
 static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 			  bool nodata)
 {
@@ -190,7 +337,6 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	DEFINE_DELAYED_CALL(done);
 	const struct cred *old_cred;
 	const char *link = NULL;
-	struct ul_cattr attr = { };
 	struct dentry *temp;
 	struct kstat stat, pstat;
 	unsigned int prot;
@@ -220,10 +366,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 			goto out_revert;
 	}
 
-	attr.mode = stat.mode;
-	attr.rdev = stat.rdev;
-	attr.link = link;
-	temp = ul_create_temp(ufs, &attr);
+	temp = ul_copy_up_temp(ufs, dentry, &stat, link);
 	err = PTR_ERR(temp);
 	if (IS_ERR(temp))
 		goto out_put_link;
@@ -236,9 +379,6 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	err = ul_copy_xattrs(ufs, ul_layer_userns(ui->lower.layer), lower, temp);
 	if (err)
 		goto out_cleanup;
-	err = ul_copy_attrs(ufs, temp, &stat, S_ISREG(stat.mode) && !nodata);
-	if (err)
-		goto out_cleanup;
 	/* append-only and immutable, in the union's own record of them */
 	prot = d_inode(lower)->i_flags & (S_APPEND | S_IMMUTABLE);
 	if (prot) {
@@ -246,6 +386,12 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
+	err = ul_copy_fileattr(ufs, lower, temp);
+	if (err)
+		goto out_cleanup;
+	err = ul_copy_attrs(ufs, temp, &stat, S_ISREG(stat.mode) && !nodata);
+	if (err)
+		goto out_cleanup;
 	/*
 	 * The origin keeps the object's inode number (ino.c); the parent is
 	 * marked impure before the copy shows in it, so that no readdir of
@@ -255,7 +401,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	 */
 	origin = 0;
 	if (S_ISDIR(stat.mode) || stat.nlink == 1)
-		origin = ul_set_origin(ufs, lower, temp);
+		origin = ul_set_origin(ufs, &ui->lower, temp);
 	err = origin;
 	if (origin < 0)
 		goto out_cleanup;
@@ -264,29 +410,11 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
-	err = ul_copy_up_install(ufs, temp, upperdir, dentry);
+	err = ul_copy_up_install(ufs, temp, parent, dentry, origin, prot);
 	if (err)
 		goto out_cleanup;
 	ul_restore_times(ufs, upperdir, &pstat);
-
-	/*
-	 * temp now names the upper object; the reference goes to the inode.
-	 * Its number stays the lower one's unless the lower object had
-	 * other links (ino.c).
-	 */
-	if (origin)
-		set_bit(UL_ORIGIN, &ui->flags);
-	if (!S_ISDIR(stat.mode) && !origin) {
-		inode->i_ino = ul_upper_d_ino(ufs, d_inode(temp)->i_ino);
-		/* the parent's listings hold the old number */
-		ul_dir_renumbered(d_inode(parent));
-	}
-	WRITE_ONCE(ui->prot, prot);
-	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
-	 * the pointer sees a complete upper object
-	 */
-	smp_store_release(&ui->__upper, temp);
-	ul_rehash_inode(inode);
+	dput(temp);	/* the inode holds its own reference */
 	ul_copyattr(inode);
 	goto out_put_link;
 
@@ -312,12 +440,14 @@ out_unlock:
  */
 int ul_copy_up_nodata(struct dentry *dentry)
 {
+	struct dentry *parent = dget_parent(dentry);
 	int err = 0;
 
-	if (!ul_dentry_upper(dentry->d_parent))
-		err = ul_copy_up(dentry->d_parent);
+	if (!ul_dentry_upper(parent))
+		err = ul_copy_up(parent);
 	if (!err && !ul_dentry_upper(dentry))
-		err = ul_copy_up_one(dentry->d_parent, dentry, true);
+		err = ul_copy_up_one(parent, dentry, true);
+	dput(parent);
 	return err;
 }
 

@@ -74,9 +74,10 @@
  *  - Freeze protection (2) is taken before any upper i_rwsem (4) and never
  *    nested inside itself: ul_copy_up() expects the caller to hold it.
  *
- * Under RCU path walk only ul_permission() and ul_get_link() are called;
- * the first reads the real inode through ul_upper() (acquire) and the
- * second refuses with -ECHILD.
+ * Under RCU path walk only ul_permission(), ul_get_acl() (with rcu set)
+ * and ul_get_link() are called; the first two read the real inode through
+ * ul_upper() (acquire), and ul_get_acl() gives only a cached ACL there;
+ * ul_get_link() refuses with -ECHILD.
  */
 
 #include <linux/delay.h>
@@ -85,6 +86,7 @@
 #include <linux/namei.h>
 #include <linux/posix_acl.h>
 #include <linux/posix_acl_xattr.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
@@ -146,23 +148,34 @@ static void ul_init_owner(struct inode *dir, struct ul_cattr *attr)
  * Switch to the mounter's credentials, but create objects owned by the
  * owner ul_init_owner() chose (in the upper directory, whose mode and
  * group are the union directory's, the upper filesystem chooses the same).
+ * A new object (not a link) gets the label an LSM gives what the caller
+ * creates at @dentry (security_dentry_create_files_as(), as overlayfs).
  */
-static const struct cred *ul_override_creds_owner(struct super_block *sb,
+static const struct cred *ul_override_creds_owner(struct dentry *dentry,
 						  const struct ul_cattr *attr)
 {
-	kuid_t fsuid = attr->uid;
-	kgid_t fsgid = attr->gid;
 	const struct cred *old_cred;
 	struct cred *cred;
+	int err;
 
-	old_cred = ul_override_creds(sb);
+	old_cred = ul_override_creds(dentry->d_sb);
 	cred = prepare_creds();
 	if (!cred) {
 		revert_creds(old_cred);
 		return ERR_PTR(-ENOMEM);
 	}
-	cred->fsuid = fsuid;
-	cred->fsgid = fsgid;
+	cred->fsuid = attr->uid;
+	cred->fsgid = attr->gid;
+	if (!attr->hardlink) {
+		err = security_dentry_create_files_as(dentry, attr->mode,
+						      &dentry->d_name,
+						      old_cred, cred);
+		if (err) {
+			put_cred(cred);
+			revert_creds(old_cred);
+			return ERR_PTR(err);
+		}
+	}
 	put_cred(override_creds(cred));
 	put_cred(cred);
 	return old_cred;
@@ -262,17 +275,17 @@ static int ul_set_opaque(struct ul_fs *ufs, struct dentry *dir)
 /*
  * The first steps of every recipe that goes through the work dir: the
  * work dir and @upperdir locked, and the upper name of union @dentry
- * looked up again and checked against what the union said. @expect is
- * the upper object the name must hold (NULL: no object); with @whiteout,
- * the name must hold a whiteout instead.
+ * looked up again and checked against what the union says: the union
+ * object's upper object, or no object when it has none (both read under
+ * the locks, which a copy-up of the object takes to put its copy in
+ * place); with @whiteout, a whiteout instead.
  *
  * Return: the upper name (a reference; both parents stay locked) or an
  * ERR_PTR (-ESTALE when the name changed; the parents are unlocked).
  */
 static struct dentry *ul_lock_target(struct ul_fs *ufs,
 				     struct dentry *upperdir,
-				     const struct dentry *dentry,
-				     struct dentry *expect, bool whiteout)
+				     const struct dentry *dentry, bool whiteout)
 {
 	struct dentry *target, *trap;
 	int err;
@@ -285,7 +298,7 @@ static struct dentry *ul_lock_target(struct ul_fs *ufs,
 		err = WARN_ON(trap && target == trap) ? -EIO :
 		      ul_is_whiteout(target) ? 0 : -ESTALE;
 	else
-		err = ul_check_upper(target, expect, trap);
+		err = ul_check_upper(target, ul_dentry_upper(dentry), trap);
 	if (!err)
 		return target;
 	dput(target);
@@ -519,6 +532,17 @@ out_dput:
 }
 
 /*
+ * The object of a create is in the upper layer, but its union inode could
+ * not be made (ENOMEM): the negative union dentry must not stay to hide
+ * it. The next lookup finds the object; the create still fails.
+ */
+static void ul_made_uninstantiated(struct dentry *dentry)
+{
+	d_drop(dentry);
+	ul_dir_modified(d_inode(dentry->d_parent));
+}
+
+/*
  * Recipe "create in upper": the union name is negative and so is the upper
  * name; the object is created directly in the upper parent.
  * Caller: mounter's credentials, write access, upper parent exists.
@@ -552,9 +576,16 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 		goto out_unlock;
 	inode_unlock(d_inode(upperdir));
 
+	/*
+	 * A new directory is not marked opaque, as on overlayfs with its
+	 * default options (ovl_allow_offline_changes()): a name a lower
+	 * layer gains while unmounted merges into it.
+	 */
 	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, 0, false);
-	if (IS_ERR(inode))
+	if (IS_ERR(inode)) {
+		ul_made_uninstantiated(dentry);
 		return PTR_ERR(inode);
+	}
 	ul_set_lower_name(dentry, false);
 	d_instantiate(dentry, inode);
 	return 0;
@@ -590,7 +621,7 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 		if (err)
 			return err;
 	}
-	target = ul_lock_target(ufs, upperdir, dentry, NULL, true);
+	target = ul_lock_target(ufs, upperdir, dentry, true);
 	err = PTR_ERR(target);
 	if (IS_ERR(target))
 		goto out_release;
@@ -610,8 +641,10 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 		goto out_release;
 	inode = ul_get_inode(dentry->d_sb, temp, NULL, 0, is_dir);
 	err = PTR_ERR(inode);
-	if (IS_ERR(inode))
+	if (IS_ERR(inode)) {
+		ul_made_uninstantiated(dentry);
 		goto out_release;
+	}
 	/* a whiteout hides a lower name: removing this needs one again */
 	ul_set_lower_name(dentry, true);
 	d_instantiate(dentry, inode);
@@ -665,7 +698,7 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	}
 
 	ul_init_owner(d_inode(dentry->d_parent), attr);
-	old_cred = ul_override_creds_owner(sb, attr);
+	old_cred = ul_override_creds_owner(dentry, attr);
 	err = PTR_ERR(old_cred);
 	if (IS_ERR(old_cred))
 		goto out_drop_write;
@@ -789,8 +822,7 @@ static int ul_rmdir_stale(struct ul_fs *ufs, struct dentry *dentry)
 	struct dentry *target, *temp;
 	int err;
 
-	target = ul_lock_target(ufs, upperdir, dentry, ul_dentry_upper(dentry),
-				false);
+	target = ul_lock_target(ufs, upperdir, dentry, false);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	temp = ul_lookup_temp(ufs);
@@ -818,17 +850,18 @@ out_unlock:
 static int ul_rmdir_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
-	struct dentry *upper = ul_dentry_upper(dentry);
 	struct dentry *target, *temp;
+	bool upper;
 	int err;
 
-	target = ul_lock_target(ufs, upperdir, dentry, upper, false);
+	target = ul_lock_target(ufs, upperdir, dentry, false);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	if (READ_ONCE(ul_naive)) {
 		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
 		goto out_unlock;
 	}
+	upper = d_really_is_positive(target);
 	temp = ul_put_in_place(ufs, upperdir, target, NULL,
 			       upper ? RENAME_EXCHANGE : 0);
 	err = PTR_ERR_OR_ZERO(temp);
@@ -852,11 +885,10 @@ out_unlock:
 static int ul_unlink_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 {
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
-	struct dentry *upper = ul_dentry_upper(dentry);
 	struct dentry *target, *temp;
 	int err;
 
-	target = ul_lock_target(ufs, upperdir, dentry, upper, false);
+	target = ul_lock_target(ufs, upperdir, dentry, false);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	if (READ_ONCE(ul_naive)) {
@@ -1067,7 +1099,7 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 	struct dentry *target, *temp;
 	int err;
 
-	target = ul_lock_target(ufs, upperdir, new, ul_dentry_upper(new), false);
+	target = ul_lock_target(ufs, upperdir, new, false);
 	if (IS_ERR(target))
 		return target;
 	if (READ_ONCE(ul_naive)) {
@@ -1103,14 +1135,15 @@ out_unlock:
 }
 
 /*
- * Rename in the upper layer, choosing the recipe. @expect is the object
- * upper/Q must be when the union target is positive (NULL: none, Q is
- * lower-only). On success *@q_lower says whether a lower name is behind Q,
+ * Rename in the upper layer, choosing the recipe. When the union target
+ * is positive, upper/Q must hold @emptied (recipe 4's new directory) if
+ * given, else Q's upper object (none: Q is lower-only), read under the
+ * locks. On success *@q_lower says whether a lower name is behind Q,
  * *@opaqued whether P was marked opaque on the way and, for an exchange,
  * *@new_opaqued whether Q was (a directory landing on a lower name).
  */
 static int ul_rename_upper(struct dentry *old, struct dentry *new,
-			   unsigned int flags, struct dentry *expect,
+			   unsigned int flags, struct dentry *emptied,
 			   bool *q_lower, bool *opaqued, bool *new_opaqued)
 {
 	struct ul_fs *ufs = UL_FS(old->d_sb);
@@ -1142,7 +1175,8 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	q_wh = ul_is_whiteout(rc.newupper);
 	q_neg = d_really_is_negative(rc.newupper);
 	if (d_really_is_positive(new))
-		err = ul_check_upper(rc.newupper, expect, NULL);
+		err = ul_check_upper(rc.newupper,
+				     emptied ?: ul_dentry_upper(new), NULL);
 	else
 		err = q_neg || q_wh ? 0 : -ESTALE;
 	if (err)
@@ -1225,7 +1259,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	bool q_lower = new_pos && ul_has_lower_name(new);
 	bool replaced = new_pos && !exchange;
 	bool q_whiteouts = false;
-	struct dentry *expect = NULL, *emptied = NULL;
+	struct dentry *emptied = NULL;
 	const struct cred *old_cred;
 	bool opaqued = false, new_opaqued = false;
 	int err;
@@ -1266,21 +1300,20 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 		if (err)
 			goto out_revert;
 	}
-	if (new_pos)
-		expect = ul_dentry_upper(new);
 	if (replaced && d_is_dir(new) && (ul_dentry_lower(new) || q_whiteouts) &&
-	    expect) {
+	    ul_dentry_upper(new)) {
 		/* recipe 4 changes upper/Q first: a stale P must stop it */
 		err = ul_check_name(UL_FS(sb), old);
 		if (err)
 			goto out_revert;
 		emptied = ul_rename_over_whiteouts_dir(UL_FS(sb), new);
 		err = PTR_ERR(emptied);
-		if (IS_ERR(emptied))
+		if (IS_ERR(emptied)) {
+			emptied = NULL;
 			goto out_revert;
-		expect = emptied;
+		}
 	}
-	err = ul_rename_upper(old, new, flags, expect, &q_lower, &opaqued,
+	err = ul_rename_upper(old, new, flags, emptied, &q_lower, &opaqued,
 			      &new_opaqued);
 	/*
 	 * Recipe 4's first half put a new, empty opaque directory at upper/Q

@@ -97,7 +97,8 @@ static int ul_release(struct inode *inode, struct file *file)
  * The upper file that takes the place of a lower uf->real once the object
  * has been copied up; uf->real while it has not. Opened with the same
  * flags (read-only: a file opened for write was copied up at open), as
- * the mounter, the way ul_open() opens.
+ * the mounter, the way ul_open() opens: with O_DIRECT, an upper
+ * filesystem that cannot do it refuses (EINVAL), as it refuses an open.
  */
 static struct file *ul_file_current(struct file *file)
 {
@@ -134,9 +135,13 @@ static struct file *ul_file_current(struct file *file)
 /*
  * The flags fcntl(F_SETFL) may change on the union file after open, passed
  * on to the real file before each use (O_APPEND above all: without it a
- * write after F_SETFL O_APPEND would overwrite). O_DIRECT stays as opened.
+ * write after F_SETFL O_APPEND would overwrite; O_DIRECT: cleared on the
+ * union file, it must not stay on the real one and keep refusing
+ * unaligned writes). O_DIRECT set on a real file that cannot do it (the
+ * upper copy a descriptor follows, on another filesystem) fails the use
+ * with EINVAL, as on overlayfs.
  */
-#define UL_SETFL_FLAGS	(O_APPEND | O_NOATIME | O_NONBLOCK)
+#define UL_SETFL_FLAGS	(O_APPEND | O_NOATIME | O_NONBLOCK | O_DIRECT)
 
 static struct file *ul_real_file(struct file *file)
 {
@@ -145,6 +150,8 @@ static struct file *ul_real_file(struct file *file)
 
 	if (IS_ERR(realfile))
 		return realfile;
+	if ((flags & O_DIRECT) && !(realfile->f_mode & FMODE_CAN_ODIRECT))
+		return ERR_PTR(-EINVAL);
 	if ((READ_ONCE(realfile->f_flags) & UL_SETFL_FLAGS) != flags) {
 		spin_lock(&realfile->f_lock);
 		realfile->f_flags = (realfile->f_flags & ~UL_SETFL_FLAGS) |
@@ -227,13 +234,16 @@ static loff_t ul_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct file *realfile = ul_file_current(file);
 	struct inode *inode = file_inode(file);
+	const struct cred *old_cred;
 	loff_t ret;
 
 	if (IS_ERR(realfile))
 		return PTR_ERR(realfile);
 	inode_lock(inode);
 	realfile->f_pos = file->f_pos;
+	old_cred = ul_file_creds(file);
 	ret = vfs_llseek(realfile, offset, whence);
+	revert_creds(old_cred);
 	file->f_pos = realfile->f_pos;
 	inode_unlock(inode);
 	return ret;

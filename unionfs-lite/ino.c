@@ -33,7 +33,15 @@
  * The origin is overlayfs's file handle (struct ovl_fb in
  * fs/overlayfs/overlayfs.h): version 0, magic 0xfb, length, flags, the
  * exportfs handle type, the lower filesystem's UUID and the handle, so an
- * upper layer written by one is read by the other. A directory whose
+ * upper layer written by one is read by the other; a lower filesystem
+ * that cannot make handles gets an empty origin, as on overlayfs. The
+ * UUID names the layer the handle is decoded in, so it must name one
+ * filesystem: the origins of a lower filesystem whose UUID another lower
+ * filesystem shares (cloned images, or two ext2 filesystems, which in 6.1
+ * all have the null UUID) are written but never followed (overlayfs marks
+ * such a layer bad_uuid), and its copies have the upper inode's number.
+ * An origin whose type is not the upper object's fails the lookup (EIO),
+ * as on overlayfs. A directory whose
  * entries include copied-up objects is marked trusted.overlay.impure =
  * "y" (overlayfs's mark too): readdir looks those entries up for their
  * d_ino, and reads the others' from the real directories.
@@ -71,11 +79,40 @@ struct ul_fb {
 #endif
 #define UL_FB_MAX		(sizeof(struct ul_fb) + MAX_HANDLE_SZ)
 
+/*
+ * Can handles with @layer's UUID be decoded in it? Not when another lower
+ * filesystem has the same UUID (null or not): the UUID would not tell
+ * the two apart.
+ */
+static void ul_check_uuids(struct ul_fs *ufs)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ufs->numlower; i++) {
+		struct super_block *sb = ufs->layers[i].mnt->mnt_sb;
+
+		for (j = 0; j < i; j++) {
+			struct super_block *other = ufs->layers[j].mnt->mnt_sb;
+
+			if (other != sb && uuid_equal(&other->s_uuid, &sb->s_uuid)) {
+				ufs->layers[i].bad_uuid = true;
+				ufs->layers[j].bad_uuid = true;
+			}
+		}
+	}
+	for (i = 0; i < ufs->numlower; i++) {
+		if (ufs->layers[i].bad_uuid)
+			pr_warn("unionlite: lower layer %u: another lower filesystem has its UUID %pU; no origin is followed there\n",
+				i + 1, &ufs->layers[i].mnt->mnt_sb->s_uuid);
+	}
+}
+
 /**
  * ul_init_ino_map - number the layers' filesystems
  * @ufs: the union being mounted, its layers set
  *
- * Sets each layer's fsid, @ufs->numfs, @ufs->same_fs and @ufs->ino_shift.
+ * Sets each layer's fsid and bad_uuid, @ufs->numfs, @ufs->same_fs and
+ * @ufs->ino_shift.
  */
 void ul_init_ino_map(struct ul_fs *ufs)
 {
@@ -103,6 +140,7 @@ void ul_init_ino_map(struct ul_fs *ufs)
 	}
 	ufs->same_fs = ufs->numfs == 1;
 	ufs->ino_shift = 64 - fls(ufs->numfs - 1);
+	ul_check_uuids(ufs);
 }
 
 /* The union's number for real inode number @ino of filesystem @fsid. */
@@ -119,16 +157,16 @@ static u64 ul_map_ino(struct ul_fs *ufs, u64 ino, unsigned int fsid)
 
 /*
  * The lower inode @upper was copied from, looked up by its origin file
- * handle in the first lower layer of the filesystem it names; NULL when
- * it has none (or a handle of no lower layer's filesystem, or one that
- * filesystem no longer knows). @layer is set to that layer. Mounter's
- * credentials.
+ * handle in the lower layers whose filesystem has the UUID it names (none
+ * of a bad_uuid layer); NULL when it has none (or a handle no such layer
+ * knows), ERR_PTR(-EIO) when the object found is not of @upper's type.
+ * @layer is set to the layer it was found in. Mounter's credentials.
  */
 static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 				struct ul_layer **layer)
 {
 	u32 fid[MAX_HANDLE_SZ / 4];
-	struct dentry *origin;
+	struct dentry *origin = NULL;
 	struct ul_fb *fb;
 	ssize_t len;
 	unsigned int i;
@@ -137,7 +175,6 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 	fb = kmalloc(UL_FB_MAX, GFP_KERNEL);
 	if (!fb)
 		return NULL;
-	origin = NULL;
 	len = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_ORIGIN, fb,
 			   UL_FB_MAX);
 	if (len < (ssize_t)sizeof(*fb) || fb->version != UL_FH_VERSION ||
@@ -147,21 +184,26 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 	    (!(fb->flags & UL_FH_FLAG_ANY_ENDIAN) &&
 	     (fb->flags & UL_FH_FLAG_BIG_ENDIAN) != UL_FH_FLAG_CPU_ENDIAN))
 		goto out_free;
-	for (i = 0; i < ufs->numlower; i++) {
-		if (uuid_equal(&fb->uuid, &ufs->layers[i].mnt->mnt_sb->s_uuid))
-			break;
-	}
-	if (i == ufs->numlower)
-		goto out_free;
-	*layer = &ufs->layers[i];
 	dwords = (len - sizeof(*fb)) / 4;
-	memcpy(fid, fb->fid, dwords * 4);
-	origin = exportfs_decode_fh_raw((*layer)->mnt, (struct fid *)fid,
-					dwords, fb->type, NULL, NULL);
-	if (IS_ERR_OR_NULL(origin) || d_is_dir(origin)) {
-		if (!IS_ERR_OR_NULL(origin))
-			dput(origin);
-		origin = NULL;
+	for (i = 0; i < ufs->numlower && !origin; i++) {
+		struct ul_layer *l = &ufs->layers[i];
+
+		if (l->bad_uuid ||
+		    !uuid_equal(&fb->uuid, &l->mnt->mnt_sb->s_uuid))
+			continue;
+		memcpy(fid, fb->fid, dwords * 4);
+		origin = exportfs_decode_fh_raw(l->mnt, (struct fid *)fid,
+						dwords, fb->type, NULL, NULL);
+		if (IS_ERR(origin))
+			origin = NULL;
+		*layer = l;
+	}
+	if (origin && inode_wrong_type(d_inode(upper), d_inode(origin)->i_mode)) {
+		pr_warn_ratelimited("unionlite: invalid origin (%pd2, ftype=%x, origin ftype=%x)\n",
+				    upper, d_inode(upper)->i_mode & S_IFMT,
+				    d_inode(origin)->i_mode & S_IFMT);
+		dput(origin);
+		origin = ERR_PTR(-EIO);
 	}
 out_free:
 	kfree(fb);
@@ -175,72 +217,84 @@ out_free:
  * @lower: the topmost lower object or NULL (of a directory merged with
  *	@upper, or the lower-only object)
  * @opaque: @upper is an opaque directory
+ * @ino: set to the inode number
  * @origin: set when the number comes from @upper's origin
  *
  * Called with the mounter's credentials.
  *
- * Return: the inode number.
+ * Return: 0, or -EIO when @upper's origin is of another type.
  */
-u64 ul_object_ino(struct super_block *sb, struct dentry *upper,
-		  const struct ul_lower *lower, bool opaque, bool *origin)
+int ul_object_ino(struct super_block *sb, struct dentry *upper,
+		  const struct ul_lower *lower, bool opaque, u64 *ino,
+		  bool *origin)
 {
 	struct ul_fs *ufs = UL_FS(sb);
 	struct ul_layer *layer;
 	struct dentry *from;
-	u64 ino;
 
 	*origin = false;
-	if (!upper)
-		return ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
+	if (!upper) {
+		*ino = ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
 				  lower->layer->fsid);
+		return 0;
+	}
 	if (d_is_dir(upper)) {
 		if (lower && !opaque)
-			return ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
+			*ino = ul_map_ino(ufs, d_inode(lower->dentry)->i_ino,
 					  lower->layer->fsid);
-		return ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
+		else
+			*ino = ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
+		return 0;
 	}
+	*ino = ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
 	from = ul_origin(ufs, upper, &layer);
+	if (IS_ERR(from))
+		return PTR_ERR(from);
 	if (from) {
 		*origin = true;
-		if (d_inode(from)->i_nlink == 1) {
-			ino = ul_map_ino(ufs, d_inode(from)->i_ino,
-					 layer->fsid);
-			dput(from);
-			return ino;
-		}
+		if (d_inode(from)->i_nlink == 1)
+			*ino = ul_map_ino(ufs, d_inode(from)->i_ino,
+					  layer->fsid);
 		dput(from);
 	}
-	return ul_map_ino(ufs, d_inode(upper)->i_ino, 0);
+	return 0;
 }
 
 /**
  * ul_set_origin - record where a copy-up came from
  * @ufs: the union
- * @lower: the lower object
+ * @lo: the lower object
  * @temp: its copy in the work dir
  *
- * Nothing is recorded when the lower filesystem cannot make file handles
- * (the copy then has the upper inode's number). Mounter's credentials.
+ * The lower object's file handle, or, when its filesystem cannot make
+ * one, an empty origin, as overlayfs writes it: the copy is still known
+ * to have been copied up (a directory's whiteouts are then hidden even
+ * when nothing merges with it: readdir.c). The handle of a bad_uuid
+ * layer is recorded but never followed. Mounter's credentials.
  *
- * Return: 1 if recorded, 0 if not, or a negative errno.
+ * Return: 1 if the origin can be followed (the copy keeps the lower
+ * inode number), 0 if not, or a negative errno.
  */
-int ul_set_origin(struct ul_fs *ufs, struct dentry *lower, struct dentry *temp)
+int ul_set_origin(struct ul_fs *ufs, const struct ul_lower *lo,
+		  struct dentry *temp)
 {
+	struct dentry *lower = lo->dentry;
 	const struct export_operations *nop = lower->d_sb->s_export_op;
 	u32 fid[MAX_HANDLE_SZ / 4];
-	int dwords = ARRAY_SIZE(fid), type, err;
+	int dwords = ARRAY_SIZE(fid), type = FILEID_INVALID, err;
 	struct ul_fb *fb;
 	size_t len;
 
 	/*
-	 * A null UUID (ext2 sets none) is accepted as overlayfs does: with
-	 * one lower filesystem it still names that one.
+	 * A null UUID (ext2 sets none) is accepted as overlayfs does with
+	 * xino=on: while no other lower filesystem has it, it names one.
 	 */
-	if (!nop || !nop->fh_to_dentry)
-		return 0;
-	type = exportfs_encode_fh(lower, (struct fid *)fid, &dwords, 0);
-	if (type <= 0 || type == FILEID_INVALID || dwords > ARRAY_SIZE(fid))
-		return 0;
+	if (nop && nop->fh_to_dentry)
+		type = exportfs_encode_fh(lower, (struct fid *)fid, &dwords, 0);
+	if (type <= 0 || type == FILEID_INVALID || dwords > ARRAY_SIZE(fid)) {
+		err = ul_do_setxattr(ufs, temp, UL_XATTR_ORIGIN, "", 0, 0);
+		return err;
+	}
 	len = sizeof(*fb) + dwords * 4;
 	fb = kzalloc(len, GFP_KERNEL);
 	if (!fb)
@@ -254,7 +308,23 @@ int ul_set_origin(struct ul_fs *ufs, struct dentry *lower, struct dentry *temp)
 	memcpy(fb->fid, fid, dwords * 4);
 	err = ul_do_setxattr(ufs, temp, UL_XATTR_ORIGIN, fb, len, 0);
 	kfree(fb);
-	return err ? err : 1;
+	if (err)
+		return err;
+	return !lo->layer->bad_uuid;
+}
+
+/**
+ * ul_has_origin - was a real object copied up?
+ * @userns: the idmapping of its layer's mount
+ * @real: the object
+ *
+ * Mounter's credentials.
+ *
+ * Return: true if it has a trusted.overlay.origin xattr (empty or not).
+ */
+bool ul_has_origin(struct user_namespace *userns, struct dentry *real)
+{
+	return vfs_getxattr(userns, real, UL_XATTR_ORIGIN, NULL, 0) >= 0;
 }
 
 /**

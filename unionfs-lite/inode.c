@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/fileattr.h>
 #include <linux/fs_stack.h>
+#include <linux/moduleparam.h>
 #include <linux/namei.h>
 #include <linux/posix_acl.h>
 #include <linux/posix_acl_xattr.h>
@@ -16,8 +17,11 @@
 
 /* Real inode flags the VFS must see on the union inode too. */
 #define UL_COPY_I_FLAGS	(S_SYNC | S_APPEND | S_IMMUTABLE)
-/* The protection flags; an upper object keeps them in an xattr. */
-#define UL_PROT_I_FLAGS	(S_APPEND | S_IMMUTABLE)
+
+static unsigned int ul_fail_inode;
+module_param_named(fail_inode, ul_fail_inode, uint, 0644);
+MODULE_PARM_DESC(fail_inode,
+		 "test only: the Nth union inode asked for from now fails with ENOMEM; 0: none");
 
 /**
  * ul_copyattr - copy the attributes of the topmost real inode
@@ -25,10 +29,12 @@
  *
  * The VFS checks permissions, ownership and the append-only and immutable
  * flags on the union inode, so these follow the real object after every
- * change. The protection flags of an upper object are the union's own
- * (ul_inode->prot); other inode flags (S_DEAD of a removed directory,
- * S_NOATIME) are the union inode's and stay. Atime is left to the real
- * file.
+ * change. Of the real inode's flags only S_SYNC, S_APPEND and S_IMMUTABLE
+ * are copied (an upper object's protection flags are the union's own,
+ * ul_inode->prot); the others describe the real inode to its own
+ * filesystem (S_AUTOMOUNT would send a path walk to d_automount(), which
+ * the union has not) or are the union inode's (S_NOATIME and S_NOCMTIME:
+ * the real file keeps the times; S_DEAD of a removed directory).
  */
 void ul_copyattr(struct inode *inode)
 {
@@ -38,7 +44,15 @@ void ul_copyattr(struct inode *inode)
 
 	if (!real)
 		return;
-	fsstack_copy_attr_all(inode, real);
+	inode->i_mode = real->i_mode;
+	inode->i_uid = real->i_uid;
+	inode->i_gid = real->i_gid;
+	inode->i_rdev = real->i_rdev;
+	inode->i_atime = real->i_atime;
+	inode->i_mtime = real->i_mtime;
+	inode->i_ctime = real->i_ctime;
+	inode->i_blkbits = real->i_blkbits;
+	set_nlink(inode, real->i_nlink);
 	fsstack_copy_inode_size(inode, real);
 	flags = real->i_flags & UL_COPY_I_FLAGS;
 	if (ul_upper(ui))
@@ -111,19 +125,17 @@ static int ul_inode_set(struct inode *inode, void *key)
 
 /**
  * ul_rehash_inode - hash a union inode on its new upper inode
- * @inode: the union inode of an object just copied up
+ * @inode: the union inode of an object being copied up
+ * @key: the upper inode of the copy
  *
  * Until the copy-up it was hashed on the lower inode, or not at all (a
  * lower file with several links); from now on the upper inode is the
  * topmost one, which ul_get_inode() looks it up by.
  */
-void ul_rehash_inode(struct inode *inode)
+void ul_rehash_inode(struct inode *inode, struct inode *key)
 {
-	struct ul_inode *ui = UL_I(inode);
-	struct inode *key = d_inode(ul_upper(ui));
-
 	remove_inode_hash(inode);
-	ui->key = key;
+	UL_I(inode)->key = key;
 	__insert_inode_hash(inode, (unsigned long)key);
 }
 
@@ -136,6 +148,29 @@ void ul_put_lowers(struct ul_lower *lowers, unsigned int num)
 {
 	while (num--)
 		dput(lowers[num].dentry);
+}
+
+/*
+ * Lock classes per stacking depth, as overlayfs gives its inodes: a union
+ * used as a lower layer of another takes its locks inside the other's,
+ * which lockdep would otherwise see as one class taken recursively.
+ */
+static void ul_lockdep_annotate(struct inode *inode)
+{
+#ifdef CONFIG_LOCKDEP
+	static struct lock_class_key file_key[FILESYSTEM_MAX_STACK_DEPTH];
+	static struct lock_class_key dir_key[FILESYSTEM_MAX_STACK_DEPTH];
+	static struct lock_class_key lock_key[FILESYSTEM_MAX_STACK_DEPTH];
+	int depth = inode->i_sb->s_stack_depth - 1;
+
+	if (WARN_ON_ONCE(depth < 0 || depth >= FILESYSTEM_MAX_STACK_DEPTH))
+		depth = 0;
+	if (S_ISDIR(inode->i_mode))
+		lockdep_set_class(&inode->i_rwsem, &dir_key[depth]);
+	else
+		lockdep_set_class(&inode->i_rwsem, &file_key[depth]);
+	lockdep_set_class(&UL_I(inode)->lock, &lock_key[depth]);
+#endif
 }
 
 /**
@@ -155,7 +190,7 @@ void ul_put_lowers(struct ul_lower *lowers, unsigned int num)
  * each name its own upper object.
  *
  * Return: the inode (a reference) or an ERR_PTR (the references are
- * dropped).
+ * dropped): -ENOMEM, or -EIO when @upper's origin is of another type.
  */
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct ul_lower *lowers, unsigned int numlower,
@@ -167,11 +202,17 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	struct inode *realinode, *inode;
 	const struct cred *old_cred;
 	struct ul_inode *ui;
-	bool hashed, origin;
+	bool hashed, origin, whiteouts = false;
 	umode_t mode;
+	u64 ino;
+	int err;
 
 	if (WARN_ON(!real)) {
 		inode = ERR_PTR(-EIO);
+		goto out_put;
+	}
+	if (ul_inject_fault(&ul_fail_inode)) {
+		inode = ERR_PTR(-ENOMEM);
 		goto out_put;
 	}
 	realinode = d_inode(real);
@@ -190,17 +231,28 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	}
 	if (hashed && !(inode->i_state & I_NEW))
 		goto out_put;	/* the existing inode holds its own */
-	if (numlower > 1) {
+
+	old_cred = ul_override_creds(sb);
+	err = ul_object_ino(sb, upper, numlower ? lowers : NULL, opaque, &ino,
+			    &origin);
+	/* one lower directory that was merged when it was copied up */
+	if (!err && !upper && numlower == 1 && d_is_dir(lower))
+		whiteouts = ul_has_origin(ul_layer_userns(lowers[0].layer),
+					  lower);
+	revert_creds(old_cred);
+	if (!err && numlower > 1) {
 		below = kmemdup(lowers + 1, (numlower - 1) * sizeof(*lowers),
 				GFP_KERNEL);
-		if (!below) {
-			if (hashed)
-				iget_failed(inode);
-			else
-				iput(inode);
-			inode = ERR_PTR(-ENOMEM);
-			goto out_put;
-		}
+		if (!below)
+			err = -ENOMEM;
+	}
+	if (err) {
+		if (hashed)
+			iget_failed(inode);
+		else
+			iput(inode);
+		inode = ERR_PTR(err);
+		goto out_put;
 	}
 
 	ui = UL_I(inode);
@@ -209,14 +261,16 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	ui->below = below;
 	ui->numlower = numlower;
 	ui->flags = opaque ? BIT(UL_OPAQUE) : 0;
-	old_cred = ul_override_creds(sb);
-	if (upper)
-		ui->prot = ul_read_protattr(UL_FS(sb), upper);
-	inode->i_ino = ul_object_ino(sb, upper, numlower ? lowers : NULL,
-				     opaque, &origin);
-	revert_creds(old_cred);
 	if (origin)
 		set_bit(UL_ORIGIN, &ui->flags);
+	if (whiteouts)
+		set_bit(UL_WHITEOUTS, &ui->flags);
+	if (upper) {
+		old_cred = ul_override_creds(sb);
+		ui->prot = ul_read_protattr(UL_FS(sb), upper);
+		revert_creds(old_cred);
+	}
+	inode->i_ino = ino;
 	mode = realinode->i_mode;
 	inode->i_mode = mode;
 	inode->i_flags |= S_NOATIME | S_NOCMTIME;
@@ -225,6 +279,7 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	inode->i_acl = ACL_DONT_CACHE;
 	inode->i_default_acl = ACL_DONT_CACHE;
 #endif
+	ul_lockdep_annotate(inode);
 	switch (mode & S_IFMT) {
 	case S_IFDIR:
 		inode->i_op = &ul_dir_iops;
@@ -460,11 +515,17 @@ ssize_t ul_listxattr(struct dentry *dentry, char *list, size_t size)
 	return res;
 }
 
+/*
+ * trusted.overlay.* is the union's own metadata: neither read nor written
+ * through the union, and EOPNOTSUPP, as on overlayfs, so that a union
+ * used as a lower layer of another reads as a layer without that
+ * metadata (no opaque directories), not as one that refuses lookups.
+ */
 static int ul_private_xattr_get(const struct xattr_handler *handler,
 				struct dentry *dentry, struct inode *inode,
 				const char *name, void *buffer, size_t size)
 {
-	return -EPERM;
+	return -EOPNOTSUPP;
 }
 
 static int ul_private_xattr_set(const struct xattr_handler *handler,
@@ -473,7 +534,7 @@ static int ul_private_xattr_set(const struct xattr_handler *handler,
 				const char *name, const void *value,
 				size_t size, int flags)
 {
-	return -EPERM;
+	return -EOPNOTSUPP;
 }
 
 static int ul_other_xattr_get(const struct xattr_handler *handler,
@@ -590,6 +651,11 @@ static int ul_acl_xattr_set(const struct xattr_handler *handler,
 	int type = handler->flags;
 	int err;
 
+	/* read-only: no upper layer, or no work dir (vfs_setxattr() callers
+	 * inside the kernel do not check)
+	 */
+	if (!ufs->workdir)
+		return -EROFS;
 	if (value) {
 		acl = posix_acl_from_xattr(&init_user_ns, value, size);
 		if (IS_ERR(acl))
@@ -702,7 +768,7 @@ int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
 	fa->flags &= ~(FS_APPEND_FL | FS_IMMUTABLE_FL);
 	fa->fsx_xflags &= ~(FS_XFLAG_APPEND | FS_XFLAG_IMMUTABLE);
 	old_cred = ul_override_creds(dentry->d_sb);
-	err = vfs_fileattr_set(ul_upper_userns(ufs), upper, fa);
+	err = ul_do_fileattr_set(ufs, upper, fa);
 	if (!err && prot != ui->prot)
 		err = ul_write_protattr(ufs, upper, prot);
 	revert_creds(old_cred);

@@ -15,6 +15,8 @@
  *    (or to a non-directory, which is hidden) merge into one directory.
  *  - The topmost object decides the type: an upper directory over a lower
  *    non-directory is the upper directory alone.
+ *  - An automount point, a name of a case-insensitive directory or another
+ *    real dentry the VFS handles specially in any layer: EREMOTE.
  */
 
 #include <linux/fs.h>
@@ -47,7 +49,12 @@ int ul_check_opaque(struct user_namespace *userns, struct dentry *real)
 	return 0;
 }
 
-/* Look @name up in a real directory; NULL when it is not there. */
+/*
+ * Look @name up in a real directory; NULL when it is not there,
+ * ERR_PTR(-EREMOTE) when it is a dentry the union does not look through
+ * (ul_dentry_weird(): an automount point, a name in a case-insensitive
+ * directory...), as overlayfs refuses them.
+ */
 static struct dentry *ul_lookup_real(struct user_namespace *userns,
 				     const struct qstr *name,
 				     struct dentry *base)
@@ -56,13 +63,18 @@ static struct dentry *ul_lookup_real(struct user_namespace *userns,
 
 	real = lookup_one_unlocked(userns, name->name, base, name->len);
 	if (IS_ERR(real)) {
-		if (PTR_ERR(real) == -ENOENT)
+		/* a layer whose names are shorter has no such name */
+		if (PTR_ERR(real) == -ENOENT || PTR_ERR(real) == -ENAMETOOLONG)
 			return NULL;
 		return real;
 	}
 	if (d_really_is_negative(real)) {
 		dput(real);
 		return NULL;
+	}
+	if (ul_dentry_weird(real)) {
+		dput(real);
+		return ERR_PTR(-EREMOTE);
 	}
 	return real;
 }
@@ -72,10 +84,13 @@ static struct dentry *ul_lookup_real(struct user_namespace *userns,
  * lower stack top-down (rules above) and fill @lowers (room for
  * pui->numlower entries, references). Returns how many, or a negative
  * errno. *@lower_name is set when a layer shows the name at all (the
- * first object met is not a whiteout).
+ * first object met is not a whiteout). With @hidden (an upper object
+ * hides them all), a lower object the union does not look through only
+ * tells that a layer has the name: it is not an error.
  */
 static int ul_lookup_lowers(struct ul_inode *pui, const struct qstr *name,
-			    struct ul_lower *lowers, bool *lower_name)
+			    struct ul_lower *lowers, bool *lower_name,
+			    bool hidden)
 {
 	unsigned int i, n = 0;
 	int err;
@@ -87,6 +102,10 @@ static int ul_lookup_lowers(struct ul_inode *pui, const struct qstr *name,
 
 		this = ul_lookup_real(ul_layer_userns(dir->layer), name,
 				      dir->dentry);
+		if (hidden && PTR_ERR_OR_ZERO(this) == -EREMOTE) {
+			*lower_name = true;
+			break;
+		}
 		if (IS_ERR(this)) {
 			err = PTR_ERR(this);
 			goto out_put;
@@ -139,7 +158,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	const struct cred *old_cred;
 	struct inode *inode = NULL;
 	int numlower = 0, opaque = 0, err = 0;
-	bool lower_name;
+	bool lower_name, hidden;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
@@ -157,7 +176,16 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (IS_ERR(upper))
 			goto out_revert;
 	}
-	numlower = ul_lookup_lowers(pui, &dentry->d_name, lowers, &lower_name);
+	if (upper && d_is_dir(upper)) {
+		opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
+		err = opaque;
+		if (opaque < 0)
+			goto out_dput_upper;
+	}
+	/* a whiteout, a non-directory or an opaque directory hides them */
+	hidden = upper && (!d_is_dir(upper) || opaque);
+	numlower = ul_lookup_lowers(pui, &dentry->d_name, lowers, &lower_name,
+				    hidden);
 	err = numlower;
 	if (numlower < 0)
 		goto out_dput_upper;
@@ -171,10 +199,6 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		ul_put_lowers(lowers, numlower);
 		numlower = 0;
 	} else if (upper && d_is_dir(upper)) {
-		opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
-		err = opaque;
-		if (opaque < 0)
-			goto out_put_lowers;
 		if (numlower && (opaque || !d_is_dir(lowers[0].dentry))) {
 			ul_put_lowers(lowers, numlower);
 			numlower = 0;
@@ -198,8 +222,6 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		kfree(lowers);
 	return d_splice_alias(inode, dentry);
 
-out_put_lowers:
-	ul_put_lowers(lowers, numlower);
 out_dput_upper:
 	dput(upper);
 out_revert:

@@ -29,6 +29,7 @@ struct ul_cattr {
 };
 
 /* upper.c: the only code that changes the upper layer and the work dir */
+bool ul_inject_fault(unsigned int *nth);
 int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 		 umode_t mode);
 int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
@@ -53,6 +54,8 @@ int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
 		      const char *name);
 int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 		  struct iattr *attr);
+int ul_do_fileattr_set(struct ul_fs *ufs, struct dentry *dentry,
+		       struct fileattr *fa);
 int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 		    struct dentry *to, loff_t len);
 int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
@@ -80,9 +83,12 @@ int ul_check_opaque(struct user_namespace *userns, struct dentry *real);
 
 /* ino.c */
 void ul_init_ino_map(struct ul_fs *ufs);
-u64 ul_object_ino(struct super_block *sb, struct dentry *upper,
-		  const struct ul_lower *lower, bool opaque, bool *origin);
-int ul_set_origin(struct ul_fs *ufs, struct dentry *lower, struct dentry *temp);
+int ul_object_ino(struct super_block *sb, struct dentry *upper,
+		  const struct ul_lower *lower, bool opaque, u64 *ino,
+		  bool *origin);
+int ul_set_origin(struct ul_fs *ufs, const struct ul_lower *lo,
+		  struct dentry *temp);
+bool ul_has_origin(struct user_namespace *userns, struct dentry *real);
 int ul_set_impure(struct ul_fs *ufs, struct inode *dir, struct dentry *upperdir);
 bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir);
 u64 ul_lower_d_ino(struct ul_fs *ufs, const struct ul_layer *layer, u64 ino);
@@ -93,7 +99,7 @@ void ul_put_lowers(struct ul_lower *lowers, unsigned int num);
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct ul_lower *lowers, unsigned int numlower,
 			   bool opaque);
-void ul_rehash_inode(struct inode *inode);
+void ul_rehash_inode(struct inode *inode, struct inode *key);
 void ul_copyattr(struct inode *inode);
 int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
 		      unsigned int prot);

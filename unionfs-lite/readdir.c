@@ -23,8 +23,12 @@
  * readdir and seeks go straight to the real directory (one open real
  * file per open union directory), with the d_ino of "." and ".." made
  * the union's. Whiteouts in it are listed, as overlayfs lists them (a
- * lookup of one finds nothing). When a reader starts over after the
- * directory was copied up, it switches to the merged list.
+ * lookup of one finds nothing), unless it carries an origin: it was
+ * merged when it was copied up (in a layer that was the upper layer
+ * then), its whiteouts hid names of a layer since removed, and it is
+ * read through the merged list, as overlayfs reads it. When a reader
+ * starts over after the directory was copied up, it switches to the
+ * merged list.
  *
  * Every d_ino is the union's inode number of the entry (ino.c): a lower
  * entry's is mapped from the lower d_ino, an upper entry's from the upper
@@ -65,6 +69,7 @@ struct ul_dir_cache {
 	struct list_head entries;
 	struct ul_cache_entry **ents;	/* listed entries, by position - 2 */
 	unsigned int count;		/* number of listed entries */
+	bool impure_unneeded;		/* marked impure, and no entry needs it */
 };
 
 /* An open union directory. */
@@ -237,6 +242,32 @@ static int ul_mark_whiteouts(struct user_namespace *userns, struct dentry *dir,
 	return 0;
 }
 
+/*
+ * The upper directories whose namesake in lower directory @lo came with
+ * DT_UNKNOWN (a layer without d_type): is it a directory, merging with
+ * them? Looked up, as for the whiteouts.
+ */
+static int ul_mark_lower_types(const struct ul_lower *lo,
+			       struct ul_dir_cache *cache)
+{
+	struct ul_cache_entry *e;
+	struct dentry *d;
+
+	list_for_each_entry(e, &cache->entries, next) {
+		if (!e->upper || e->type != DT_DIR ||
+		    e->lower_layer != lo->layer || e->lower_type != DT_UNKNOWN)
+			continue;
+		d = lookup_one_unlocked(ul_layer_userns(lo->layer), e->name,
+					lo->dentry, e->len);
+		if (IS_ERR(d))
+			return PTR_ERR(d);
+		if (d_really_is_positive(d))
+			e->lower_type = fs_umode_to_dtype(d_inode(d)->i_mode);
+		dput(d);
+	}
+	return 0;
+}
+
 /* The union's d_ino of an upper entry (see the top of this file). */
 static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
 			      struct ul_cache_entry *e, bool impure)
@@ -261,30 +292,40 @@ static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
 			if (!opaque)
 				ino = ul_lower_d_ino(ufs, e->lower_layer,
 						     e->lower_ino);
-		} else {
-			ino = ul_object_ino(sb, d, NULL, false, &origin);
+		} else if (ul_object_ino(sb, d, NULL, false, &ino, &origin)) {
+			ino = ul_upper_d_ino(ufs, e->ino);
 		}
 	}
 	dput(d);
 	return ino;
 }
 
-/* Replace the real layers' d_ino of every listed entry by the union's. */
-static void ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
+/*
+ * Replace the real layers' d_ino of every listed entry by the union's.
+ * Return: true when the upper directory is marked impure and no entry's
+ * number is other than its upper inode's (the mark is not needed).
+ */
+static bool ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
 			     struct ul_dir_cache *cache)
 {
 	struct ul_fs *ufs = UL_FS(sb);
 	bool impure = upper && ul_is_impure(ufs, upper);
+	bool needed = false;
 	struct ul_cache_entry *e;
+	u64 ino;
 
 	list_for_each_entry(e, &cache->entries, next) {
 		if (e->whiteout)
 			continue;
-		if (e->upper)
+		if (e->upper) {
+			ino = ul_upper_d_ino(ufs, e->ino);
 			e->ino = ul_upper_entry_ino(sb, upper, e, impure);
-		else
+			needed |= e->ino != ino;
+		} else {
 			e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
+		}
 	}
+	return impure && !needed;
 }
 
 /*
@@ -336,9 +377,12 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		if (!err)
 			err = ul_mark_whiteouts(ul_layer_userns(lo->layer),
 						lo->dentry, cache, from);
+		if (!err && upper && want_ino)
+			err = ul_mark_lower_types(lo, cache);
 	}
 	if (!err && want_ino)
-		ul_cache_set_ino(dentry->d_sb, upper, cache);
+		cache->impure_unneeded = ul_cache_set_ino(dentry->d_sb, upper,
+							  cache);
 	revert_creds(old_cred);
 	if (err)
 		goto out_free;
@@ -461,17 +505,48 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 		.dot_ino = file_inode(file)->i_ino,
 		.dotdot_ino = parent_ino(file->f_path.dentry),
 	};
-	int err;
+	const struct cred *old_cred;
+	int err = 0;
 
+	old_cred = ul_override_creds(file_inode(file)->i_sb);
 	if (od->realfile->f_pos != ctx->pos) {
 		loff_t res = vfs_llseek(od->realfile, ctx->pos, SEEK_SET);
 
 		if (res < 0)
-			return res;
+			err = res;
 	}
-	err = iterate_dir(od->realfile, &rc.ctx);
+	if (!err)
+		err = iterate_dir(od->realfile, &rc.ctx);
+	revert_creds(old_cred);
 	ctx->pos = rc.ctx.pos;
 	return err;
+}
+
+/*
+ * A directory of the upper layer alone whose listing found no entry that
+ * needs the impure mark (the moved-in copies are gone) loses it, as on
+ * overlayfs: its next listings read the upper d_ino as they are. Best
+ * effort: a read-only union keeps it. The caller holds the directory's
+ * i_rwsem (shared), so nothing moves a copy in meanwhile.
+ */
+static void ul_drop_impure(struct dentry *dentry)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct ul_inode *ui = UL_E(dentry);
+	struct dentry *upper = ul_upper(ui);
+	const struct cred *old_cred;
+	int err;
+
+	if (!upper || ui->numlower || ul_want_write(sb))
+		return;
+	old_cred = ul_override_creds(sb);
+	/* another reader of the same list may have dropped it already */
+	err = ul_is_impure(UL_FS(sb), upper) ?
+	      ul_do_removexattr(UL_FS(sb), upper, UL_XATTR_IMPURE) : 0;
+	revert_creds(old_cred);
+	if (!err || err == -ENODATA)
+		clear_bit(UL_IMPURE, &ui->flags);
+	ul_drop_write(sb);
 }
 
 static int ul_iterate(struct file *file, struct dir_context *ctx)
@@ -500,6 +575,8 @@ static int ul_iterate(struct file *file, struct dir_context *ctx)
 		err = 0;
 		ul_cache_put(od->cache);
 		od->cache = cache;
+		if (cache->impure_unneeded)
+			ul_drop_impure(file->f_path.dentry);
 	}
 	if (!dir_emit_dots(file, ctx))
 		goto out_unlock;
@@ -523,7 +600,11 @@ static loff_t ul_dir_llseek(struct file *file, loff_t offset, int whence)
 
 	mutex_lock(&od->lock);
 	if (od->realfile) {
+		const struct cred *old_cred;
+
+		old_cred = ul_override_creds(file_inode(file)->i_sb);
 		res = vfs_llseek(od->realfile, offset, whence);
+		revert_creds(old_cred);
 		if (res >= 0)
 			file->f_pos = res;
 		goto out_unlock;
@@ -544,6 +625,20 @@ out_unlock:
 	return res;
 }
 
+/*
+ * The lock of an open directory, in a class per stacking depth: reading
+ * a union whose lower layer is a union reads that one inside it.
+ */
+static void ul_dir_file_lock_init(struct ul_dir_file *od, struct inode *inode)
+{
+	static struct lock_class_key keys[FILESYSTEM_MAX_STACK_DEPTH];
+	int depth = inode->i_sb->s_stack_depth - 1;
+
+	if (WARN_ON_ONCE(depth < 0 || depth >= FILESYSTEM_MAX_STACK_DEPTH))
+		depth = 0;
+	__mutex_init(&od->lock, "ul_dir_file->lock", &keys[depth]);
+}
+
 static int ul_dir_open(struct inode *inode, struct file *file)
 {
 	struct ul_inode *ui = UL_I(inode);
@@ -553,8 +648,9 @@ static int ul_dir_open(struct inode *inode, struct file *file)
 	od = kzalloc(sizeof(*od), GFP_KERNEL);
 	if (!od)
 		return -ENOMEM;
-	mutex_init(&od->lock);
-	if (!ul_upper(ui) && ui->numlower == 1) {
+	ul_dir_file_lock_init(od, inode);
+	if (!ul_upper(ui) && ui->numlower == 1 &&
+	    !test_bit(UL_WHITEOUTS, &ui->flags)) {
 		struct path path;
 
 		ul_lower_path(&ui->lower, &path);

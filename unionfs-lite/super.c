@@ -42,14 +42,14 @@ const struct cred *ul_override_creds(struct super_block *sb)
  *
  * Taken before any upper inode lock (it includes the freeze protection).
  *
- * Return: 0, -EROFS in a union without upper layer, or a negative errno
- * from mnt_want_write().
+ * Return: 0, -EROFS in a union without upper layer or without work dir
+ * (read-only), or a negative errno from mnt_want_write().
  */
 int ul_want_write(struct super_block *sb)
 {
-	struct vfsmount *upper_mnt = UL_FS(sb)->upper_mnt;
+	struct ul_fs *ufs = UL_FS(sb);
 
-	return upper_mnt ? mnt_want_write(upper_mnt) : -EROFS;
+	return ufs->workdir ? mnt_want_write(ufs->upper_mnt) : -EROFS;
 }
 
 /**
@@ -327,6 +327,14 @@ static int ul_get_dir(struct fs_context *fc, const char *opt,
 		errorfc(fc, "%s '%s': cannot resolve (%d)", opt, name, err);
 		return err;
 	}
+	if (ul_dentry_weird(path->dentry)) {
+		errorfc(fc,
+			"%s '%s': filesystem not supported (automount or case-insensitive)",
+			opt, name);
+		path_put(path);
+		*path = (struct path){ };
+		return -EINVAL;
+	}
 	if (!d_is_dir(path->dentry)) {
 		errorfc(fc, "%s '%s' is not a directory", opt, name);
 		path_put(path);
@@ -532,76 +540,155 @@ out_cleanup_dir:
 	return err;
 }
 
-/* Create (or reuse and empty) <workdir>/work, then probe the upper fs. */
-static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
+/*
+ * The work dir's own mode and ACLs, put back to none: what is built there
+ * gets the owner, mode and ACLs the union gives it, never ones inherited
+ * from the work dir (a default ACL on workdir would reach every copy),
+ * and nobody but the mounter looks in. Only what is there is removed,
+ * so a fresh work dir takes no step.
+ */
+static int ul_reset_workdir(struct ul_fs *ufs, struct dentry *work)
+{
+	static const char *const acls[] = {
+		XATTR_NAME_POSIX_ACL_DEFAULT, XATTR_NAME_POSIX_ACL_ACCESS,
+	};
+	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = S_IFDIR };
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(acls); i++) {
+		err = vfs_getxattr(ul_upper_userns(ufs), work, acls[i], NULL, 0);
+		if (err == -ENODATA || err == -EOPNOTSUPP)
+			continue;
+		if (err >= 0)
+			err = ul_do_removexattr(ufs, work, acls[i]);
+		if (err)
+			return err;
+	}
+	if (!(d_inode(work)->i_mode & S_IALLUGO))
+		return 0;
+	inode_lock(d_inode(work));
+	err = ul_do_setattr(ufs, work, &attr);
+	inode_unlock(d_inode(work));
+	return err;
+}
+
+/*
+ * <workdir>/work made anew at each mount, as overlayfs makes it: what a
+ * crash left in the old one removed, then the old one (or a non-directory
+ * in its place), then a new one with mode 0, reset (ul_reset_workdir()).
+ * *@created says whether a work dir was made (and is to be removed again
+ * if the mount fails).
+ */
+static struct dentry *ul_get_workdir(struct ul_fs *ufs, bool *created)
 {
 	struct dentry *base = ufs->workbase;
 	unsigned long count = 0;
 	struct dentry *work;
-	bool created = false, d_type_ok;
-	int err;
+	int err = 0;
 
+	*created = false;
 	inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
 	work = lookup_one(ul_upper_userns(ufs), UL_WORK_NAME, base,
 			  strlen(UL_WORK_NAME));
-	if (IS_ERR(work)) {
+	if (IS_ERR(work))
+		goto out_unlock;
+	if (d_really_is_positive(work) && d_is_dir(work)) {
 		inode_unlock(d_inode(base));
-		return ul_fail(fc, PTR_ERR(work), "cannot look up work dir (%ld)", PTR_ERR(work));
-	}
-	if (d_really_is_negative(work)) {
-		err = ul_do_mkdir(ufs, base, work, 0700);
-		if (!err && (d_unhashed(work) || d_really_is_negative(work)))
-			err = -EIO;
-		created = !err;
-	} else if (!d_is_dir(work)) {
-		err = -ENOTDIR;
-	} else {
-		err = 0;
-	}
-	inode_unlock(d_inode(base));
-	if (err) {
-		errorfc(fc, "cannot create work dir %s/" UL_WORK_NAME " (%d)",
-			ufs->config.workdir, err);
-		goto out_dput;
-	}
-	ufs->workdir = work;
-
-	if (!created && READ_ONCE(ul_skip_work_cleanup)) {
-		pr_warn("unionlite: test mode skip_work_cleanup: %s/" UL_WORK_NAME " not emptied\n",
-			ufs->config.workdir);
-	} else if (!created) {
+		if (READ_ONCE(ul_skip_work_cleanup)) {
+			pr_warn("unionlite: test mode skip_work_cleanup: %s/%s not emptied\n",
+				ufs->config.workdir, UL_WORK_NAME);
+			goto out_reset;
+		}
+		/* ul_clean_workdir() reaches the work dir through @ufs */
+		ufs->workdir = work;
 		err = ul_clean_workdir(ufs, &count);
+		ufs->workdir = NULL;
 		if (count)
 			pr_info("unionlite: removed %lu stale objects from %s/" UL_WORK_NAME "\n",
 				count, ufs->config.workdir);
-		if (err) {
-			errorfc(fc, "cannot empty the work dir (%d)", err);
-			goto out_forget;
+		if (err)
+			goto out_dput;
+		inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
+	}
+	if (d_really_is_positive(work)) {
+		/* the old work dir, or a non-directory in its place */
+		err = d_is_dir(work) ? ul_do_rmdir(ufs, base, work) :
+				       ul_do_unlink(ufs, base, work);
+		if (!err) {
+			dput(work);
+			work = lookup_one(ul_upper_userns(ufs), UL_WORK_NAME,
+					  base, strlen(UL_WORK_NAME));
+			if (IS_ERR(work))
+				goto out_unlock;
 		}
 	}
+	if (!err)
+		err = ul_do_mkdir(ufs, base, work, 0);
+	if (!err)
+		work = ul_made(ufs, base, work);
+	inode_unlock(d_inode(base));
+	if (err)
+		goto out_dput;
+	if (IS_ERR(work))
+		return work;
+	*created = true;
+out_reset:
+	err = ul_reset_workdir(ufs, work);
+	if (!err)
+		return work;
+	if (*created) {
+		inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
+		ul_cleanup(ufs, base, work);
+		inode_unlock(d_inode(base));
+		*created = false;
+	}
+out_dput:
+	dput(work);
+	return ERR_PTR(err);
+
+out_unlock:
+	inode_unlock(d_inode(base));
+	return work;
+}
+
+/*
+ * The work dir, then the probes of the upper filesystem. As on overlayfs,
+ * a work dir that cannot be made or emptied (an immutable workdir, a
+ * read-only directory) leaves the union read-only, with a warning; an
+ * upper filesystem that lacks what the recipes need is refused.
+ */
+static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
+{
+	struct dentry *base = ufs->workbase;
+	struct dentry *work;
+	bool created, d_type_ok;
+	int err;
+
+	work = ul_get_workdir(ufs, &created);
+	if (IS_ERR(work)) {
+		pr_warn("unionlite: cannot make the work dir %s/%s (%ld): mounting read-only\n",
+			ufs->config.workdir, UL_WORK_NAME, PTR_ERR(work));
+		return 0;
+	}
+	ufs->workdir = work;
 
 	err = ul_probe_d_type(ufs, base, &d_type_ok);
 	if (!err && !d_type_ok) {
 		err = -EOPNOTSUPP;
 		errorfc(fc, "upper filesystem does not support d_type");
 	}
-	if (err)
-		goto out_remove;
+	if (!err)
+		err = ul_probe_upper(fc, ufs);
+	if (!err)
+		return 0;
 
-	err = ul_probe_upper(fc, ufs);
-	if (err)
-		goto out_remove;
-	return 0;
-
-out_remove:
 	if (created) {
 		inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
 		ul_cleanup(ufs, base, work);
 		inode_unlock(d_inode(base));
 	}
-out_forget:
 	ufs->workdir = NULL;
-out_dput:
 	dput(work);
 	return err;
 }
@@ -723,11 +810,11 @@ static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 	if (!ufs->upper_prefix || !ufs->work_prefix)
 		return -ENOMEM;
 
-	err = ul_want_write(sb);
+	err = mnt_want_write(ufs->upper_mnt);
 	if (err)
 		return ul_fail(fc, err, "cannot write to upperdir (%d)", err);
 	err = ul_make_workdir(fc, ufs);
-	ul_drop_write(sb);
+	mnt_drop_write(ufs->upper_mnt);
 	return err;
 }
 
@@ -802,8 +889,8 @@ static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 	/* the caller is checked against the real objects' ACLs (ul_get_acl()) */
 	if (IS_ENABLED(CONFIG_FS_POSIX_ACL))
 		sb->s_flags |= SB_POSIXACL;
-	/* without an upper layer nothing can change */
-	if (!ufs->upper_mnt)
+	/* without an upper layer, or without its work dir, nothing changes */
+	if (!ufs->workdir)
 		sb->s_flags |= SB_RDONLY;
 	sb->s_maxbytes = ufs->upper_mnt ? ufs->upper_mnt->mnt_sb->s_maxbytes :
 					  ufs->layers[0].mnt->mnt_sb->s_maxbytes;
@@ -880,14 +967,18 @@ static int ul_get_tree(struct fs_context *fc)
 }
 
 /*
- * remount: nothing of the options changes; a union without upper layer
- * stays read-only.
+ * remount: nothing of the options changes; a union without upper layer,
+ * or without a work dir, stays read-only.
  */
 static int ul_reconfigure(struct fs_context *fc)
 {
-	if (!(fc->sb_flags & SB_RDONLY) && !UL_FS(fc->root->d_sb)->upper_mnt)
+	struct ul_fs *ufs = UL_FS(fc->root->d_sb);
+
+	if (fc->sb_flags & SB_RDONLY || ufs->workdir)
+		return 0;
+	if (!ufs->upper_mnt)
 		return ul_fail(fc, -EROFS, "a union without 'upperdir' is read-only");
-	return 0;
+	return ul_fail(fc, -EROFS, "a union without its work dir is read-only");
 }
 
 static void ul_free_fc(struct fs_context *fc)

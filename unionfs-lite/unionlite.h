@@ -53,11 +53,14 @@ struct ul_config {
  * @fsid: 0 when the layer is on the upper layer's filesystem (or on the
  *	topmost lower layer's, in a union without upper); else one number
  *	per other filesystem, from 1: inode numbers carry it (ino.c)
+ * @bad_uuid: another lower layer's filesystem has the same UUID: origin
+ *	file handles cannot name this one (ino.c)
  */
 struct ul_layer {
 	struct vfsmount *mnt;
 	unsigned int idx;
 	unsigned int fsid;
+	bool bad_uuid;
 };
 
 /**
@@ -128,6 +131,12 @@ enum {
 	UL_ORIGIN,
 	/* The upper directory is marked impure (trusted.overlay.impure). */
 	UL_IMPURE,
+	/*
+	 * A directory that may hold whiteouts although nothing merges with
+	 * it: it was merged when it was copied up (it has an origin), and
+	 * is read through the merged list, which hides them.
+	 */
+	UL_WHITEOUTS,
 };
 
 /**
@@ -143,7 +152,7 @@ enum {
  *	@below. Fixed when the union inode is made, like @lower and @below.
  * @key: the real inode this union inode is hashed on (the topmost one);
  *	compared, never dereferenced, by the inode hash lookup
- * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE
+ * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE, UL_WHITEOUTS
  * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
  *	inode does not carry (they are in trusted.overlay.protattr)
  * @lock: serializes copy-up of this object, and the readdir cache
@@ -317,6 +326,20 @@ static inline void ul_set_lower_name(struct dentry *dentry, bool lower)
 static inline bool ul_has_lower_name(const struct dentry *dentry)
 {
 	return ul_dentry_flag(dentry, UL_D_LOWER_NAME);
+}
+
+/*
+ * A real dentry the union does not look through, as overlayfs's
+ * ovl_dentry_weird(): an automount point, a managed dentry, a name of a
+ * case-insensitive (or other hashed-name) directory, or a type that is
+ * neither a directory one can look up in, a file nor a symlink.
+ */
+static inline bool ul_dentry_weird(const struct dentry *real)
+{
+	if (!d_can_lookup(real) && !d_is_file(real) && !d_is_symlink(real))
+		return true;
+	return real->d_flags & (DCACHE_NEED_AUTOMOUNT | DCACHE_MANAGE_TRANSIT |
+				DCACHE_OP_HASH | DCACHE_OP_COMPARE);
 }
 
 /* A whiteout: a character device 0/0 (d_is_whiteout() is never set in 6.1). */

@@ -24,6 +24,7 @@
 #include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fileattr.h>
 #include <linux/list_sort.h>
 #include <linux/moduleparam.h>
 #include <linux/namei.h>
@@ -57,11 +58,15 @@ module_param_named(fail_rename, ul_fail_rename, uint, 0644);
 MODULE_PARM_DESC(fail_rename,
 		 "test only: the Nth rename step from now (any ul_do_rename(), exchange included) fails with EIO without reaching the upper fs; 0: none");
 
-/*
- * Fault injection (test only): count *@nth down by one; true when this
- * call takes it from 1 to 0. Writing N to the parameter arms it again.
+/**
+ * ul_inject_fault - test-only fault injection
+ * @nth: a module parameter: the number of calls left until the fault
+ *
+ * Counts *@nth down by one. Writing N to the parameter arms it again.
+ *
+ * Return: true when this call takes it from 1 to 0: the caller fails.
  */
-static bool ul_inject_fault(unsigned int *nth)
+bool ul_inject_fault(unsigned int *nth)
 {
 	unsigned int n = READ_ONCE(*nth);
 
@@ -551,6 +556,29 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 		attr->ia_valid &= ~ATTR_FILE;
 	err = notify_change(ul_upper_userns(ufs), dentry, attr, NULL);
 	ul_step_end(ufs, "setattr", p, NULL, err);
+	return err;
+}
+
+/**
+ * ul_do_fileattr_set - set the inode flags of an upper or work object
+ * @ufs: the union
+ * @dentry: the object (not locked; vfs_fileattr_set() locks it)
+ * @fa: the flags; append-only and immutable never reach the upper inode
+ *	(the union keeps them in trusted.overlay.protattr)
+ *
+ * Return: 0 or a negative errno from vfs_fileattr_set().
+ */
+int ul_do_fileattr_set(struct ul_fs *ufs, struct dentry *dentry,
+		       struct fileattr *fa)
+{
+	char *p;
+	int err;
+
+	if (WARN_ON(fa->flags & (FS_APPEND_FL | FS_IMMUTABLE_FL)))
+		return -EIO;
+	p = ul_trace_path(ufs, dentry);
+	err = vfs_fileattr_set(ul_upper_userns(ufs), dentry, fa);
+	ul_step_end(ufs, "fileattr", p, NULL, err);
 	return err;
 }
 

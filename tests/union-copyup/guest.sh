@@ -1,8 +1,8 @@
 # Copy-up of each object kind on ext4 and ext2 uppers, each triggered by a
 # different change (open for write, O_TRUNC, truncate, chmod, chown,
-# utimes, setxattr, removexattr, link), with owner, mode, times, user.*
-# and security.* xattrs, symlink target and device number kept;
-# trusted.* not copied; parents
+# utimes, setxattr, removexattr, link), with owner, mode, times, user.*,
+# security.* and trusted.* xattrs (but trusted.overlay.*), symlink target
+# and device number kept; parents
 # first; the trace of one copy-up; a concurrent copy-up; private xattrs
 # refused; 0/0 mknod refused; the work dir empty afterwards.
 . /tests/union-lib/union.sh
