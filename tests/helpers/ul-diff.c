@@ -5,17 +5,24 @@
  * subject).
  *
  *   ul-diff lower DIR SEED
- *   ul-diff run A B SEED OPS [CHECK]
+ *   ul-diff flags DIR SEED
+ *   ul-diff unflag DIR
+ *   ul-diff run [-x] [-n PHASE] A B SEED OPS [CHECK]
  *   ul-diff cmp A B LABEL
- *   ul-diff cmp -u A B LABEL [LOWER]
+ *   ul-diff cmp [-x] [-o] -u A B LABEL [LOWER]
  *   ul-diff replay A B FILE
- *   ul-diff min DIR SEED FILE [LOWER VIEW]
+ *   ul-diff min [-x] DIR SEED FILE [LOWER VIEW]
  *
  * "lower" fills DIR (before any union is mounted on it) with a tree made
  * from SEED: directories up to three deep, files of several sizes,
  * symlinks, hard links, fifos, user.* xattrs, modes and owners (uid 0,
  * 1000, 1001), a setgid and a sticky directory, long names and names
  * with odd bytes.
+ *
+ * "flags" gives files and directories of the tree at DIR inode flags
+ * from SEED (after the tree is complete): noatime (A), sync (S) or both
+ * to one in four, append-only (a) and immutable (i) to a few. "unflag"
+ * clears a and i in the tree at DIR, so that rm -rf can remove it.
  *
  * "run" applies the same OPS random operations (from SEED) to the union
  * mounted at A and to the one mounted at B, each operation first on A,
@@ -27,17 +34,38 @@
  * summary) and errno. Every CHECK operations (default 50) and at the end
  * both trees are walked and must match: names, types, mode, owner, size,
  * device numbers, the content's hash, symlink targets, user.* xattrs and
- * POSIX ACLs, a non-directory's link count, readdir against lookup (the
- * names readdir lists and lookup cannot find, counted in both),
- * which paths are one object (the same (st_dev, st_ino)), and, in B,
- * readdir's d_ino against st_ino.
+ * POSIX ACLs, the inode flags a, i, A and S of files and directories
+ * (FS_IOC_GETFLAGS), a non-directory's link count, readdir against
+ * lookup (the names readdir lists and lookup cannot find, counted in
+ * both), which paths are one object (the same (st_dev, st_ino)), and,
+ * in B, readdir's d_ino against st_ino.
+ *
+ * With -x, run draws two more kinds of operation (each as often as two
+ * of the others), so that a seed without -x runs what it always ran:
+ * "chattr" sets or clears one of a, i, A and S on P (FS_IOC_SETFLAGS;
+ * a and i rarely set, and only root may change them) and returns the
+ * flags read back; "move-in" makes P a directory ("mvN", no other
+ * operation makes such names, so mostly a directory of the upper layer
+ * alone), moves the file Q into it (copied up on the way), lists P,
+ * takes the file out again (unlinked or moved back) and lists P again,
+ * and returns what both listings counted, with the names whose d_ino is
+ * not their st_ino. -n PHASE draws another sequence from the same SEED
+ * (tests/lib/diff.sh: the operations after a change of the layers) and
+ * names the phase in the seed's line.
  *
  * "cmp" walks two trees and compares them in the same way, once; with
  * -u the trees are upper layers (compared raw), and trusted.overlay.*
  * xattrs but impure count too, and a whiteout is only a whiteout; given
  * the LOWER layer, the intended differences of docs/overlayfs.md that
  * show in an upper are counted apart (an opaque mark that hides
- * nothing). It prints "cmp LABEL: N objects, M mismatches".
+ * nothing). With -x (and LOWER), an impure mark that nothing can need
+ * counts after all: on an upper directory that holds nothing, has no
+ * origin, and has no lower directory under it (or is opaque), overlayfs
+ * drops the mark at the first listing, and run's last walk lists every
+ * directory. With -o the two uppers are over different lower layers
+ * (each union's old upper, rotated to a lower layer): an origin then
+ * counts as there or not, not by its file handle. It prints "cmp
+ * LABEL: N objects, M mismatches".
  *
  * "replay" runs the operations listed in FILE ("-": standard input; one
  * "UID KIND 'P' 'Q' ARG" line each, or run's replay lines, where "walk"
@@ -53,11 +81,16 @@
  * the intended differences of the upper compare), no tree is made. The
  * shortest diverging list is printed as a script for ul_diff_case
  * (tests/lib/diff.sh), the form of the cases in tests/diff-cases; with
- * LOWER, ul_diff_case rebuilds the layers as ul_diff_layers does.
+ * LOWER, ul_diff_case rebuilds the layers as ul_diff_layers does. With
+ * -x (a run with -x), each trial's tree gets the inode flags of "flags"
+ * and the uppers' compare is that of cmp -x, and the script asks
+ * ul_diff_case for them ("flags"). Only a run from fresh layers can be
+ * minimized, not one after a change of the layers.
  *
  * Output (standard output, deterministic for a given SEED and behaviour):
  *
  *   seed S: N operations (K succeeded on A), M mismatches
+ *   seed S, phase P: N operations (K succeeded on A), M mismatches (-n P)
  *
  * followed, on a mismatch, by one line per mismatch (at most 20), e.g.
  *
@@ -74,6 +107,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/falloc.h>
+#include <linux/fs.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -81,6 +115,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -227,14 +262,23 @@ enum { OP_CREAT, OP_TRUNC_OPEN, OP_APPEND, OP_TRUNCATE, OP_MKDIR, OP_RMDIR,
 	OP_CHOWN, OP_UTIMES, OP_SETX, OP_REMOVEX, OP_READ, OP_FALLOCATE,
 	OP_ACL, OP_FCNTL, OP_FD_RENAME, OP_CWD_RMDIR, OP_READDIR_MOD, NR_OPS,
 	/* not drawn: where run walked both trees, for replay and min */
-	OP_WALK = NR_OPS };
+	OP_WALK = NR_OPS,
+	/* drawn with -x only, so that a seed without it runs as before */
+	OP_CHATTR, OP_MOVE_IN, NR_KINDS };
 
-static const char *const op_names[NR_OPS + 1] = {
+/* with -x, each kind after walk is drawn as often as two of the others */
+#define NR_EXTRA	(NR_OPS + 2 * (NR_KINDS - OP_WALK - 1))
+
+static const char *const op_names[NR_KINDS] = {
 	"creat", "open-trunc", "append", "truncate", "mkdir", "rmdir",
 	"unlink", "rename", "link", "symlink", "mkfifo", "chmod", "chown",
 	"utimes", "setxattr", "removexattr", "read", "fallocate", "acl",
-	"fcntl", "fd-rename", "cwd-rmdir", "readdir-mod", "walk",
+	"fcntl", "fd-rename", "cwd-rmdir", "readdir-mod", "walk", "chattr",
+	"move-in",
 };
+
+/* -x: draw chattr and move-in too, give lower trees inode flags */
+static int extra;
 
 struct op {
 	int kind;
@@ -303,15 +347,47 @@ static void gen_path(char *buf, size_t size)
 		snprintf(buf, size, "%s", names[pick(NR_NAMES)]);
 }
 
+/*
+ * move-in's paths: P a name "mv0" to "mv2" (no other operation makes
+ * them) in one of A's directories or the root, so that the first mkdir
+ * makes a directory of the upper layer alone; Q a non-directory A holds,
+ * mostly a lower file, which the move copies up
+ */
+static void gen_move_in(struct op *op)
+{
+	unsigned int i = 0, tries;
+	size_t n = 0;
+
+	if (npool && pick(3)) {
+		for (i = pick(npool), tries = 0; !pool_dir[i] && tries < 8; tries++)
+			i = pick(npool);
+		if (pool_dir[i])
+			n = snprintf(op->p, sizeof(op->p) - 8, "%s/", pool[i]);
+	}
+	snprintf(op->p + n, sizeof(op->p) - n, "mv%u", pick(3));
+	for (tries = 0; npool && tries < 8; tries++) {
+		i = pick(npool);
+		if (!pool_dir[i]) {
+			snprintf(op->q, sizeof(op->q), "%s", pool[i]);
+			break;
+		}
+	}
+}
+
 static void gen_op(struct op *op)
 {
 	static const unsigned int uids[] = { 0, 0, 0, 1000, 1001 };
 
-	op->kind = pick(NR_OPS);
+	op->kind = pick(extra ? NR_EXTRA : NR_OPS);
+	/* the extra kinds come after walk */
+	if (op->kind >= NR_OPS)
+		op->kind = OP_WALK + 1 + (op->kind - NR_OPS) / 2;
 	op->uid = uids[pick(5)];
 	op->arg = rnd() & 0xffff;
 	gen_path(op->p, sizeof(op->p));
 	gen_path(op->q, sizeof(op->q));
+	if (op->kind == OP_MOVE_IN)
+		gen_move_in(op);
 }
 
 /* POSIX ACL xattrs in the kernel's format (uapi posix_acl_xattr.h) */
@@ -416,6 +492,137 @@ static long fd_rename(const char *p, const char *q, unsigned int arg, uint64_t *
 	}
 	close(fd);
 	return ret;
+}
+
+/* the inode flags the tester knows: append-only, immutable, noatime, sync */
+#define UL_FLAGS	(FS_APPEND_FL | FS_IMMUTABLE_FL | FS_NOATIME_FL | FS_SYNC_FL)
+
+/* FS_IOC_GETFLAGS of @fd, the four flags only; -1 with errno */
+static int get_flags(int fd)
+{
+	int flags;
+
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		return -1;
+	return flags & UL_FLAGS;
+}
+
+/* @flags as lsattr shows them ("aiAS", '-' for a flag not set) */
+static const char *flag_str(int flags, char *buf)
+{
+	if (flags < 0)
+		return strcpy(buf, "none");
+	buf[0] = flags & FS_APPEND_FL ? 'a' : '-';
+	buf[1] = flags & FS_IMMUTABLE_FL ? 'i' : '-';
+	buf[2] = flags & FS_NOATIME_FL ? 'A' : '-';
+	buf[3] = flags & FS_SYNC_FL ? 'S' : '-';
+	buf[4] = 0;
+	return buf;
+}
+
+/*
+ * chattr: set or clear one inode flag of P (FS_IOC_GETFLAGS, then
+ * FS_IOC_SETFLAGS), then read the flags back. Noatime or sync in three
+ * of four; else append-only or immutable (CAP_LINUX_IMMUTABLE), set in
+ * one of three only: they block most later operations on P. The result
+ * is the four flags after it, 1 a, 2 i, 4 A, 8 S.
+ */
+static long chattr(const char *p, unsigned int arg)
+{
+	static const int which[] = {
+		FS_NOATIME_FL, FS_SYNC_FL, FS_NOATIME_FL, FS_SYNC_FL,
+		FS_NOATIME_FL, FS_SYNC_FL, FS_APPEND_FL, FS_IMMUTABLE_FL,
+	};
+	int bit = which[arg % 8], set = (arg >> 3) & 1, flags, fd;
+	long ret = -1;
+
+	if (bit & (FS_APPEND_FL | FS_IMMUTABLE_FL))
+		set = (arg >> 3) % 3 == 0;
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags)) {
+		flags = set ? flags | bit : flags & ~bit;
+		if (!ioctl(fd, FS_IOC_SETFLAGS, &flags)) {
+			flags = get_flags(fd);
+			if (flags >= 0)
+				ret = (flags & FS_APPEND_FL ? 1 : 0) |
+				      (flags & FS_IMMUTABLE_FL ? 2 : 0) |
+				      (flags & FS_NOATIME_FL ? 4 : 0) |
+				      (flags & FS_SYNC_FL ? 8 : 0);
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+/* the names @p lists but "." and "..", those with a d_ino other than
+ * their st_ino (or that lookup cannot find) added to *bad; -1 with errno
+ */
+static long list_dir(const char *p, int *bad)
+{
+	struct dirent *de;
+	struct stat st;
+	long n = 0;
+	DIR *d;
+
+	d = opendir(p);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n++;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    st.st_ino != de->d_ino)
+			(*bad)++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * move-in: make P a directory (one there already will do), move Q into
+ * it (a lower file is copied up on the way), list P, take the moved
+ * name out again (arg odd: unlink it; even: move it back to Q), list P
+ * again. A directory of the upper layer alone gets the impure mark from
+ * the move, and should lose it at the second listing when nothing else
+ * there needs it. -1 with the errno of the first step that fails; else
+ * 1000 times the names of the first listing, plus 10 times those of
+ * the second, plus the names listed with a d_ino other than their
+ * st_ino (at most 9).
+ */
+static long move_in(const char *p, const char *q, unsigned int arg)
+{
+	const char *base = strrchr(q, '/');
+	char m[PATH_MAX];
+	long n1, n2;
+	struct stat st;
+	int bad = 0;
+
+	if (mkdir(p, 0755)) {
+		if (errno != EEXIST)
+			return -1;
+		if (lstat(p, &st) || !S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			return -1;
+		}
+	}
+	if (snprintf(m, sizeof(m), "%s/%s", p, base ? base + 1 : q) >= (int)sizeof(m)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (rename(q, m))
+		return -1;
+	n1 = list_dir(p, &bad);
+	if (n1 < 0)
+		return -1;
+	if (arg & 1 ? unlink(m) : rename(m, q))
+		return -1;
+	n2 = list_dir(p, &bad);
+	if (n2 < 0)
+		return -1;
+	return 1000 * n1 + 10 * n2 + (bad > 9 ? 9 : bad);
 }
 
 /* fcntl: set O_APPEND/O_NOATIME/O_DIRECT by F_SETFL, then the flags kept */
@@ -555,6 +762,10 @@ static long do_op(const char *top, const struct op *op, uint64_t *hash)
 		return cwd_rmdir(p);
 	case OP_READDIR_MOD:
 		return readdir_mod(p, op->arg);
+	case OP_CHATTR:
+		return chattr(p, op->arg);
+	case OP_MOVE_IN:
+		return move_in(p, q, op->arg);
 	}
 	errno = EINVAL;
 	return -1;
@@ -613,6 +824,7 @@ static void pool_note(const struct op *op)
 		pool_add(op->p, 0);
 		break;
 	case OP_MKDIR:
+	case OP_MOVE_IN:
 		pool_add(op->p, 1);
 		break;
 	case OP_LINK:
@@ -632,6 +844,9 @@ struct obj {
 	char xattrs[512];	/* "name=hash " for each xattr that counts */
 	char target[PATH_MAX];
 	int same;		/* index of the first object with its (st_dev, st_ino) */
+	int flags;		/* of a file or directory, UL_FLAGS only; -1: none */
+	int impure;		/* an upper directory with trusted.overlay.impure */
+	int below;		/* how many objects a directory holds, all levels */
 };
 
 struct tree {
@@ -647,6 +862,13 @@ struct tree {
 static int walk_upper;
 /* B's d_ino must equal st_ino (unionlite's promise; not overlayfs's) */
 static int d_ino_check = 1;
+/* cmp -x -u: an impure mark nothing can need must be on both or neither */
+static int impure_check;
+/* cmp -o -u: the uppers are over different lower layers (each its own
+ * old upper), so an origin, a handle of an object there, only counts as
+ * being there or not
+ */
+static int origin_any;
 
 static int cmp_obj(const void *a, const void *b)
 {
@@ -691,6 +913,8 @@ static void xattr_list(const char *p, char *out, size_t size)
 		}
 	for (i = 0; i < n && o < size; i++) {
 		vlen = lgetxattr(p, sorted[i], val, sizeof(val));
+		if (origin_any && !strcmp(sorted[i], "trusted.overlay.origin"))
+			vlen = 0;
 		o += snprintf(out + o, size - o, "%s=%04x ", sorted[i],
 			      (unsigned int)(fnv(0xcbf29ce484222325ULL, val,
 						 vlen > 0 ? vlen : 0) & 0xffff));
@@ -735,10 +959,12 @@ static void walk(const char *top, const char *rel, struct tree *t)
 				 (unsigned long long)o->st.st_ino);
 		t->n++;
 		o->hash = 0xcbf29ce484222325ULL;
+		o->flags = -1;
 		xattr_list(p, o->xattrs, sizeof(o->xattrs));
 		if (S_ISREG(o->st.st_mode)) {
 			fd = open(p, O_RDONLY);
 			if (fd >= 0) {
+				o->flags = get_flags(fd);
 				while ((n = read(fd, buf, sizeof(buf))) > 0)
 					o->hash = fnv(o->hash, buf, n);
 				close(fd);
@@ -748,8 +974,19 @@ static void walk(const char *top, const char *rel, struct tree *t)
 			if (n > 0)
 				o->target[n] = 0;
 		}
-		if (S_ISDIR(o->st.st_mode))
+		if (S_ISDIR(o->st.st_mode)) {
+			int k = o - t->objs;
+
+			fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+			if (fd >= 0) {
+				o->flags = get_flags(fd);
+				close(fd);
+			}
+			if (walk_upper)
+				o->impure = lgetxattr(p, "trusted.overlay.impure", NULL, 0) >= 0;
 			walk(top, r, t);
+			t->objs[k].below = t->n - k - 1;
+		}
 	}
 	closedir(d);
 }
@@ -822,6 +1059,7 @@ static const char *ename(int err)
 	case EFBIG: return "EFBIG";
 	case EBADF: return "EBADF";
 	case ENODEV: return "ENODEV";
+	case ENOTTY: return "ENOTTY";
 	}
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
@@ -892,9 +1130,30 @@ static int opaque_hides_nothing(const struct obj *x, const struct obj *y)
 	return 1;
 }
 
+/*
+ * An impure mark that nothing can need (cmp -x -u): an upper directory
+ * that holds nothing, has no origin, and has no lower directory under it
+ * or is opaque. overlayfs reads such a directory as it is, and drops the
+ * mark at its first listing (run's last walk lists every directory).
+ */
+static int impure_unneeded(const struct obj *x, const struct obj *y)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (!impure_check || !walk_upper || !lower_top || !S_ISDIR(x->st.st_mode) ||
+	    x->impure == y->impure || x->below || y->below ||
+	    strstr(x->xattrs, "trusted.overlay.origin=") ||
+	    strstr(y->xattrs, "trusted.overlay.origin="))
+		return 0;
+	return strstr(x->xattrs, "trusted.overlay.opaque=") ||
+	       at(lower_top, x->path, p) || lstat(p, &st) || !S_ISDIR(st.st_mode);
+}
+
 static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 {
 	const struct obj *xs = &ta.objs[x->same], *ys = &tb.objs[y->same];
+	char fa[8], fb[8];
 
 	if (upper_whiteout(x) && upper_whiteout(y))
 		return;
@@ -917,6 +1176,12 @@ static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 		report("%s: %s: xattrs A=[%s] B=[%s]", w, x->path, x->xattrs, y->xattrs);
 	else if (strcmp(x->target, y->target))
 		report("%s: %s: link target A=%s B=%s", w, x->path, x->target, y->target);
+	else if (x->flags != y->flags)
+		report("%s: %s: flags A=%s B=%s", w, x->path, flag_str(x->flags, fa),
+		       flag_str(y->flags, fb));
+	else if (impure_unneeded(x, y))
+		report("%s: %s: impure A=%s B=%s", w, x->path, x->impure ? "y" : "-",
+		       y->impure ? "y" : "-");
 	else if (!S_ISDIR(x->st.st_mode) && x->st.st_nlink != y->st.st_nlink)
 		report("%s: %s: nlink A=%lu B=%lu", w, x->path,
 		       (unsigned long)x->st.st_nlink, (unsigned long)y->st.st_nlink);
@@ -1016,9 +1281,9 @@ static int parse_op(const char *line, struct op *op)
 		return 1;
 	if (sscanf(line, "%u %31s %n", &op->uid, kind, &n) != 2)
 		return -1;
-	for (k = 0; k <= OP_WALK && strcmp(kind, op_names[k]); k++)
+	for (k = 0; k < NR_KINDS && strcmp(kind, op_names[k]); k++)
 		;
-	if (k > OP_WALK)
+	if (k == NR_KINDS)
 		return -1;
 	op->kind = k;
 	line += n;
@@ -1069,6 +1334,9 @@ static struct op *read_ops(const char *file, unsigned long max, unsigned long *n
 	return ops;
 }
 
+/* -n PHASE: run's operations after a change of the layers (tests/lib/diff.sh) */
+static unsigned int phase;
+
 static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 	       unsigned long check)
 {
@@ -1083,7 +1351,8 @@ static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 		return 2;
 	walk_tree(a, &ta);
 	pool_fill();
-	rng = seed ^ 0x5eed;
+	/* phase 0 (no -n) draws what it always drew */
+	rng = seed ^ 0x5eed ^ ((uint64_t)phase << 32);
 	for (i = 1; i <= ops; i++) {
 		unsigned long before = mismatches;
 
@@ -1111,8 +1380,11 @@ static int run(const char *a, const char *b, uint64_t seed, unsigned long ops,
 		if (mismatches != before && !first)
 			first = i;
 	}
-	printf("seed %llu: %lu operations (%lu succeeded on A), %lu mismatches\n",
-	       (unsigned long long)seed, ops, ok, mismatches);
+	printf("seed %llu", (unsigned long long)seed);
+	if (phase)
+		printf(", phase %u", phase);
+	printf(": %lu operations (%lu succeeded on A), %lu mismatches\n",
+	       ops, ok, mismatches);
 	if (first)
 		fprintf(stderr, "# first mismatch at op %lu\n", first);
 	return mismatches ? 1 : 0;
@@ -1161,6 +1433,82 @@ static int replay(const char *a, const char *b, const char *file)
 	return mismatches ? 1 : 0;
 }
 
+/* ---- inode flags in a lower tree ---- */
+
+/* FS_IOC_SETFLAGS on @p: @set and @clear changed; -1 with errno */
+static int change_flags(const char *p, int set, int clear)
+{
+	int fd, flags, ret;
+
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, FS_IOC_GETFLAGS, &flags);
+	if (!ret && (flags & clear || (flags & set) != set)) {
+		flags = (flags | set) & ~clear;
+		ret = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * flags DIR SEED: give regular files and directories of the tree at DIR
+ * inode flags, from SEED: noatime, sync or both to one in four,
+ * append-only to one in 32, immutable to one in 48. Run after the tree
+ * is complete (an immutable directory takes no new entry). The objects
+ * are taken in the order of their paths, so that the same tree gets the
+ * same flags whatever order readdir lists it in; immutable comes last
+ * (an immutable file's flags do not change, and a hard link is met
+ * twice).
+ */
+static int lower_flags(const char *top, uint64_t seed)
+{
+	static const int fs[] = { FS_NOATIME_FL, FS_SYNC_FL, FS_NOATIME_FL | FS_SYNC_FL };
+	static struct tree t;
+	static char immutable[MAX_OBJS];
+	char p[PATH_MAX];
+	int i, set;
+
+	walk_tree(top, &t);
+	rng = seed ^ 0xf1a95;
+	for (i = 0; i < t.n; i++) {
+		immutable[i] = 0;
+		if (!S_ISREG(t.objs[i].st.st_mode) && !S_ISDIR(t.objs[i].st.st_mode))
+			continue;
+		set = pick(4) ? 0 : fs[pick(3)];
+		if (!pick(32))
+			set |= FS_APPEND_FL;
+		immutable[i] = !pick(48);
+		if (set && (at(top, t.objs[i].path, p) || change_flags(p, set, 0)))
+			goto fail;
+	}
+	for (i = 0; i < t.n; i++)
+		if (immutable[i] && (at(top, t.objs[i].path, p) ||
+				     change_flags(p, FS_IMMUTABLE_FL, 0)))
+			goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "ul-diff: chattr %s: %s\n", p, strerror(errno));
+	return 2;
+}
+
+static int unflag_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if ((flag == FTW_F || flag == FTW_D) && (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+		change_flags(p, 0, FS_APPEND_FL | FS_IMMUTABLE_FL);
+	return 0;
+}
+
+/* unflag DIR: clear append-only and immutable in the tree at DIR, so
+ * that it can be removed
+ */
+static int unflag(const char *dir)
+{
+	return nftw(dir, unflag_one, 16, FTW_PHYS) ? 2 : 0;
+}
+
 /* ---- the minimizer ---- */
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -1201,6 +1549,7 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 	unsigned int i;
 
 	m_trials++;
+	unflag(m_dir);
 	nftw(m_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	mkdir(m_dir, 0755);
 	for (i = 0; i < 5; i++) {
@@ -1210,6 +1559,8 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 	snprintf(lower, sizeof(lower), "%s/l", m_dir);
 	if (!m_lower)
 		make_lower(lower, m_seed);
+	if (!m_lower && extra)
+		lower_flags(lower, m_seed);
 	mkdir(m_a, 0755);
 	mkdir(m_b, 0755);
 	m_mount("overlay", m_a, "ua", "wa");
@@ -1230,6 +1581,7 @@ static int m_diverges(const struct op *ops, const int *idx, unsigned long n)
 	compare_trees(p, q, "");
 	walk_upper = 0;
 	quiet = 0;
+	unflag(m_dir);
 	nftw(m_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return mismatches != 0;
 }
@@ -1288,8 +1640,8 @@ static int minimize(const char *dir, uint64_t seed, const char *file,
 	}
 	printf("# ul-diff min: seed %llu, %lu operations still diverge (%lu trials)\n",
 	       (unsigned long long)seed, n, m_trials);
-	printf(". /tests/lib/diff.sh\nul_diff_case %llu%s <<'OPS'\n",
-	       (unsigned long long)seed, lower ? " layers" : "");
+	printf(". /tests/lib/diff.sh\nul_diff_case %llu%s%s <<'OPS'\n",
+	       (unsigned long long)seed, lower ? " layers" : "", extra ? " flags" : "");
 	for (i = 0; i < n; i++)
 		print_op(stdout, &ops[idx[i]]);
 	printf("OPS\n");
@@ -1313,9 +1665,32 @@ static int cmp(const char *a, const char *b, const char *label)
 
 int main(int argc, char **argv)
 {
+	int i;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* -x, -o and -n PHASE, right after the subcommand, taken out */
+	while (argc > 2 && (!strcmp(argv[2], "-x") || !strcmp(argv[2], "-o") ||
+			    (argc > 3 && !strcmp(argv[2], "-n")))) {
+		int k = argv[2][1] == 'n' ? 2 : 1;
+
+		if (argv[2][1] == 'x')
+			extra = 1;
+		else if (argv[2][1] == 'o')
+			origin_any = 1;
+		else
+			phase = strtoul(argv[3], NULL, 0);
+		for (i = 2; i + k <= argc; i++)
+			argv[i] = argv[i + k];
+		argc -= k;
+	}
+	/* the uppers' compares of cmp -u and of the minimizer */
+	impure_check = extra;
 	if (argc == 4 && !strcmp(argv[1], "lower"))
 		return make_lower(argv[2], strtoull(argv[3], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "flags"))
+		return lower_flags(argv[2], strtoull(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "unflag"))
+		return unflag(argv[2]);
 	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "run"))
 		return run(argv[2], argv[3], strtoull(argv[4], NULL, 0),
 			   strtoul(argv[5], NULL, 0),
@@ -1335,10 +1710,12 @@ int main(int argc, char **argv)
 		return cmp(argv[3], argv[4], argv[5]);
 	}
 	fprintf(stderr, "usage: ul-diff lower DIR SEED\n"
-			"       ul-diff run A B SEED OPS [CHECK]\n"
+			"       ul-diff flags DIR SEED\n"
+			"       ul-diff unflag DIR\n"
+			"       ul-diff run [-x] [-n PHASE] A B SEED OPS [CHECK]\n"
 			"       ul-diff cmp A B LABEL\n"
-			"       ul-diff cmp -u A B LABEL [LOWER]\n"
+			"       ul-diff cmp [-x] [-o] -u A B LABEL [LOWER]\n"
 			"       ul-diff replay A B FILE\n"
-			"       ul-diff min DIR SEED FILE [LOWER VIEW]\n");
+			"       ul-diff min [-x] DIR SEED FILE [LOWER VIEW]\n");
 	return 2;
 }

@@ -1,7 +1,10 @@
 # Sourced by the diff-* guest scripts (busybox sh): one seed of the
 # differential tester (tests/helpers/ul-diff.c), overlayfs at /mnt/a,
 # unionlite at /mnt/b, over one lower tree (DIFF_LAYERS=3: three lower
-# layers, ul_diff_layers), both uppers on the ext4 disk.
+# layers, ul_diff_layers), both uppers on the ext4 disk. DIFF_EXTRA=1:
+# the extra operations (ul-diff run -x: chattr and move-in), inode flags
+# on the lower objects (ul-diff flags), and after the operations the
+# layer changes of ul_diff_changes.
 . /tests/lib/common.sh
 
 # ul_diff_layers DIR SEED: three lower layers DIR/top, DIR/mid, DIR/bot,
@@ -55,10 +58,11 @@ ul_diff_run() {
 	return $rc
 }
 
-# ul_diff_mount FS UPPER WORK MNT: FS over the seed's lower tree $L
+# ul_diff_mount FS UPPER WORK MNT [LOWER]: FS over LOWER, a lowerdir=
+# value (default the seed's lower tree $L)
 ul_diff_mount() {
 	mkdir -p "$3"
-	mount -t $1 -o lowerdir=$L,upperdir=$2,workdir=$3 none $4
+	mount -t $1 -o lowerdir=${5:-$L},upperdir=$2,workdir=$3 none $4
 }
 
 # ul_diff_lower DIR SEED LAYERS: the lower layer(s) of SEED in DIR, one
@@ -66,17 +70,120 @@ ul_diff_mount() {
 # mounted read-only at /mnt/lv). Sets L to the lowerdir= value and VIEW
 # to what the lower layers show together (for the intended differences
 # of cmp -u).
+# DIFF_EXTRA=1: then the inode flags of ul-diff flags, on each layer.
 ul_diff_lower() {
 	if [ "$3" = 3 ]; then
 		ul_diff_layers $1 $2 || return 1
+		if [ "$DIFF_EXTRA" = 1 ]; then
+			ul-diff flags $1/top $(($2 + 1000)) &&
+				ul-diff flags $1/mid $(($2 + 500)) &&
+				ul-diff flags $1/bot $2 || return 1
+		fi
 		VIEW=/mnt/lv
 		mkdir -p $VIEW
 		mount -t overlay -o lowerdir=$L none $VIEW
 	else
 		L=$1 VIEW=$1
 		mkdir -p $L
-		ul-diff lower $L $2
+		ul-diff lower $L $2 || return 1
+		[ "$DIFF_EXTRA" != 1 ] || ul-diff flags $L $2
 	fi
+}
+
+# ul_diff_view LOWER: VIEW, what the lowerdir= value LOWER shows: the
+# directory itself, or the merged view of several, a read-only
+# overlayfs at /mnt/lv (ul_diff_unview unmounts it)
+ul_diff_view() {
+	case $1 in
+	*:*)
+		VIEW=/mnt/lv
+		mkdir -p $VIEW
+		mount -t overlay -o lowerdir=$1 none $VIEW
+		;;
+	*) VIEW=$1 ;;
+	esac
+}
+
+ul_diff_unview() {
+	[ "$VIEW" != /mnt/lv ] || umount $VIEW
+}
+
+# ul_diff_phase SEED OPS N: the unions mounted again (A: upper $UA, work
+# $WA, over $LA; B: $UB, $WB, $LB), OPS more operations drawn for phase
+# N, then the uppers compared raw as ul_diff_seed compares them (the
+# intended differences judged against what A's lower layers show; over
+# different lower layers an origin counts only as there or not).
+# Returns 1 on any mismatch.
+ul_diff_phase() {
+	local s=$1 rc=0 o=
+	[ "$LA" = "$LB" ] || o=-o
+	ul_diff_mount overlay $UA $WA /mnt/a $LA || return 1
+	ul_diff_mount unionlite $UB $WB /mnt/b $LB || return 1
+	ul-diff run -x -n $3 /mnt/a /mnt/b $s $2 2>/tmp/replay.$s.$3 || rc=1
+	sed -n "s/^# first mismatch at op /# first mismatch at phase $3, op /p" /tmp/replay.$s.$3
+	umount /mnt/a /mnt/b || return 1
+	ul_diff_view $LA || return 1
+	# shellcheck disable=SC2086
+	ul_diff_cmp -x $o -u $UA $UB "the uppers after phase $3" $VIEW || rc=1
+	ul_diff_unview || rc=1
+	return $rc
+}
+
+# ul_diff_drop SEED: a lower layer goes, between mounts (both unions
+# share the lower layers): over three layers, L loses the middle one
+# (odd seeds) or the bottom one (even seeds); over one, the lower
+# directory that holds the most whiteouts of A's upper (directly; the
+# first in the order of paths of those A's upper has, else the first)
+# is removed with all it holds. The uppers' whiteouts, origins and
+# opaque marks there then name what is gone.
+ul_diff_drop() {
+	local s=$1 p best= n bestn=-1
+	if [ "${DIFF_LAYERS:-1}" = 3 ]; then
+		if [ $((s % 2)) = 1 ]; then
+			L=${L%%:*}:${L##*:}
+			echo "seed $s: the middle lower layer dropped"
+		else
+			L=${L%:*}
+			echo "seed $s: the bottom lower layer dropped"
+		fi
+		return 0
+	fi
+	(cd $L && find . -mindepth 1 -type d | sort) >/tmp/ldirs
+	while read -r p; do
+		[ -d "$UA/$p" ] || continue
+		n=$(find "$UA/$p" -maxdepth 1 -type c | wc -l)
+		[ $n -gt $bestn ] && best=$p bestn=$n
+	done </tmp/ldirs
+	[ -n "$best" ] || best=$(head -n 1 /tmp/ldirs)
+	[ -n "$best" ] || return 0
+	echo "seed $s: lower directory ${best#./} removed (A's upper: $((bestn < 0 ? 0 : bestn)) whiteouts in it)"
+	# an append-only or immutable parent would keep it
+	p=${best%/*}
+	ul-union-sys setflags "$L/$p" -a >/dev/null
+	ul-union-sys setflags "$L/$p" -i >/dev/null
+	ul-diff unflag "$L/$best" && rm -rf "$L/$best"
+}
+
+# ul_diff_changes SEED OPS: after ul_diff_seed's operations, the layers
+# change twice, with OPS operations after each (ul_diff_phase): a lower
+# layer goes (ul_diff_drop), then each union's upper becomes the top
+# lower layer of a new union over the remaining lower layers, with a
+# fresh upper and work directory (overlayfs over its own old upper,
+# unionlite over its own). Sets ua and ub to the last uppers, LA and LB
+# to their lower layers. Returns 1 on any mismatch.
+ul_diff_changes() {
+	local s=$1 d=$UL_EXT4 rc=0
+	UA=$ua UB=$ub WA=$d/wa$s WB=$d/wb$s
+	ul_diff_drop $s || rc=1
+	LA=$L LB=$L
+	ul_diff_phase $s $2 2 || rc=1
+	LA=$UA:$L LB=$UB:$L
+	UA=$d/ra$s UB=$d/rb$s WA=$d/rwa$s WB=$d/rwb$s
+	mkdir -p $UA $UB
+	echo "seed $s: each upper made the top lower layer of a new union"
+	ul_diff_phase $s $2 3 || rc=1
+	ua=$UA ub=$UB
+	return $rc
 }
 
 # ul_diff_seed SEED OPS: run SEED's OPS operations on both unions; then
@@ -88,31 +195,41 @@ ul_diff_lower() {
 # replay lines go to /tmp/replay.SEED. When the run or the uppers
 # differ, the minimizer prints the shortest list of the run's
 # operations that still diverges, as a script in the form of
-# tests/diff-cases. Returns 1 on any mismatch.
+# tests/diff-cases. DIFF_EXTRA=1: the extra operations, and
+# ul_diff_changes before the uppers are read by the other filesystem
+# (only the operations before the first change are minimized). Returns
+# 1 on any mismatch.
 ul_diff_seed() {
-	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers=
+	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers= x=
 	ua=$d/ua$s ub=$d/ub$s
+	[ "$DIFF_EXTRA" = 1 ] && x=-x
 	mkdir -p $ua $ub /mnt/a /mnt/b
 	ul_diff_lower $d/l$s $s "${DIFF_LAYERS:-1}" || return 1
+	LA=$L LB=$L
 	# the minimizer reuses several layers, and rebuilds one from the seed
 	[ "${DIFF_LAYERS:-1}" = 3 ] && layers="$L $VIEW"
 	ul_diff_mount overlay $ua $d/wa$s /mnt/a || return 1
 	ul_diff_mount unionlite $ub $d/wb$s /mnt/b || return 1
-	ul-diff run /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
+	# shellcheck disable=SC2086
+	ul-diff run $x /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
-	ul_diff_cmp -u $ua $ub "the uppers" $VIEW || rc=1
 	# shellcheck disable=SC2086
-	[ $rc = 0 ] || ul-diff min $d/min$s $s /tmp/replay.$s $layers
+	ul_diff_cmp $x -u $ua $ub "the uppers" $VIEW || rc=1
+	# shellcheck disable=SC2086
+	[ $rc = 0 ] || ul-diff min $x $d/min$s $s /tmp/replay.$s $layers
 	[ -n "$layers" ] && { umount $VIEW || rc=1; }
+	if [ "$DIFF_EXTRA" = 1 ]; then
+		ul_diff_changes $s $ops || rc=1
+	fi
 	for fs in overlay unionlite; do
-		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a || return 1
-		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b || return 1
+		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a $LA || return 1
+		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b $LB || return 1
 		ul_diff_cmp /mnt/a /mnt/b "$fs over both uppers" || rc=1
 		umount /mnt/a /mnt/b || return 1
 	done
-	ul_diff_mount overlay $ua $d/ya$s /mnt/a || return 1
-	ul_diff_mount unionlite $ub $d/yb$s /mnt/b || return 1
+	ul_diff_mount overlay $ua $d/ya$s /mnt/a $LA || return 1
+	ul_diff_mount unionlite $ub $d/yb$s /mnt/b $LB || return 1
 	ul_diff_cmp /mnt/a /mnt/b "remounted" || rc=1
 	umount /mnt/a /mnt/b || return 1
 	return $rc
@@ -125,29 +242,43 @@ ul_diff_cmp() {
 	return 1
 }
 
-# ul_diff_clean SEED: remove the seed's layers and work dirs
+# ul_diff_clean SEED: remove the seed's layers and work dirs (their
+# append-only and immutable flags cleared first)
 ul_diff_clean() {
+	local x
+	for x in $UL_EXT4/*$1; do
+		[ ! -e "$x" ] || ul-diff unflag "$x"
+	done
 	rm -rf $UL_EXT4/*$1
 }
 
-# ul_diff_case SEED [layers]: the operations on standard input (ul-diff
-# op lines) on overlayfs (/mnt/a) and unionlite (/mnt/b) over SEED's
-# lower tree (with "layers": the three layers of ul_diff_layers), each
-# with its results, then the trees compared, then the two uppers
-# (unmounted, raw). The module must be loaded and the disks mounted. The
-# scripts ul-diff min prints call it.
+# ul_diff_case SEED [layers] [flags]: the operations on standard input
+# (ul-diff op lines) on overlayfs (/mnt/a) and unionlite (/mnt/b) over
+# SEED's lower tree (with "layers": the three layers of ul_diff_layers;
+# with "flags": with the inode flags of DIFF_EXTRA=1), each with its
+# results, then the trees compared, then the two uppers (unmounted,
+# raw). The module must be loaded and the disks mounted. The scripts
+# ul-diff min prints call it.
 ul_diff_case() {
-	local d=$UL_EXT4/case rc=0 n=1
+	local d=$UL_EXT4/case rc=0 n=1 x= DIFF_EXTRA= a
+	for a in "$@"; do
+		case $a in
+		layers) n=3 ;;
+		flags) DIFF_EXTRA=1 x=-x ;;
+		esac
+	done
+	[ ! -e $d ] || ul-diff unflag $d
 	rm -rf $d
 	mkdir -p $d/ua $d/ub /mnt/a /mnt/b
-	[ "$2" = layers ] && n=3
 	ul_diff_lower $d/l $1 $n || return 1
 	ul_diff_mount overlay $d/ua $d/wa /mnt/a || return 1
 	ul_diff_mount unionlite $d/ub $d/wb /mnt/b || return 1
 	ul-diff replay /mnt/a /mnt/b - || rc=1
 	umount /mnt/a /mnt/b || rc=1
-	ul-diff cmp -u $d/ua $d/ub "the uppers" $VIEW || rc=1
+	# shellcheck disable=SC2086
+	ul-diff cmp $x -u $d/ua $d/ub "the uppers" $VIEW || rc=1
 	[ $n = 3 ] && { umount $VIEW || rc=1; }
+	ul-diff unflag $d
 	rm -rf $d
 	return $rc
 }
