@@ -3,13 +3,17 @@
 # test-only modules and every patch of the series; the modules built with
 # W=1 and sparse (C=2), where any warning fails; fs/ext2 of the patched
 # tree built with W=1 and sparse, against the same without the series.
+# First, before anything builds: the documentation against the tree
+# (tests/check-docs.sh).
 . "$(dirname "$0")/lib.sh"
 
+status=0
+echo "docs: README.md and docs/*.md against the tree"
+"$UL_TOP/tests/check-docs.sh" --linux "$UL_TREE" || status=1
 "$UL_TOP/qemu-boot/prepare.sh" base
 # checkpatch runs spdxcheck.py with python3: Debian's, which has ply and git.
 export PATH=/usr/bin:$PATH
 cp="$UL_TREE/scripts/checkpatch.pl --strict --quiet --no-summary --show-types"
-status=0
 srcs=$(ls "$UL_TOP"/unionfs-lite/*.[ch] "$UL_TOP"/tests/kmod/*.c 2>/dev/null)
 echo "checkpatch --strict: module sources"
 # shellcheck disable=SC2086

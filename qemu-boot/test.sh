@@ -9,7 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 here=$UL_TOP/qemu-boot
+all=0
 if [ $# = 0 ]; then
+	all=1
 	# every test but the benchmarks, soaks and fuzz runs (KIND=bench,
 	# soak or fuzz in test.conf), which run only when named (make bench,
 	# make soak, make fuzz)
@@ -157,6 +159,20 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 		fi
 	done
 done
+# With the whole suite, the documentation against the tree as well
+# (tests/check-docs.sh: on the host, a few seconds).
+if [ "$all" = 1 ]; then
+	mkdir -p "$UL_LOGS/host"
+	if "$UL_TOP/tests/check-docs.sh" --linux "$UL_TREE" >"$UL_LOGS/host/check-docs.out" 2>&1; then
+		echo "PASS check-docs@host"
+		passed=$((passed + 1))
+	else
+		echo "FAIL check-docs@host"
+		sed 's/^/     /' "$UL_LOGS/host/check-docs.out"
+		failed=$((failed + 1))
+		failures="$failures check-docs@host"
+	fi
+fi
 [ -n "$failures" ] && echo "failed:$failures"
 echo "test phase: $((SECONDS - start)) s, $jobs at a time"
 echo "$passed passed, $failed failed"
