@@ -101,29 +101,15 @@ module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);
 MODULE_PARM_DESC(no_rename_whiteout,
 		 "TEST ONLY: act as if the upper fs had no RENAME_WHITEOUT");
 
-/**
- * ul_dir_modified - a name in a union directory changed
- * @dir: the union directory, locked
- *
- * Open readdir caches of @dir are rebuilt when they next start over, and
- * the directory's attributes follow the real one.
+/*
+ * A name in union directory @dir (locked) changed: open readdir caches of
+ * @dir are rebuilt when they next start over, and the directory's
+ * attributes follow the real one.
  */
-void ul_dir_modified(struct inode *dir)
+static void ul_dir_modified(struct inode *dir)
 {
 	ul_dir_renumbered(dir);
 	ul_copyattr(dir);
-}
-
-/**
- * ul_dir_renumbered - the inode number of an entry of a directory changed
- * @dir: the union directory, locked or not (a copy-up locks only the
- *	upper directory)
- *
- * Its readdir list is rebuilt when next started, with the new d_ino.
- */
-void ul_dir_renumbered(struct inode *dir)
-{
-	atomic64_inc(&UL_I(dir)->version);
 }
 
 /*

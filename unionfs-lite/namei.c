@@ -24,31 +24,6 @@
 #include <linux/xattr.h>
 #include "ops.h"
 
-/**
- * ul_check_opaque - is a real directory opaque?
- * @userns: the idmapping of its layer's mount
- * @real: a dentry of the upper or a lower layer
- *
- * Called with the mounter's credentials.
- *
- * Return: 1 if @real is a directory with trusted.overlay.opaque = "y",
- * 0 if not, a negative errno if the attribute could not be read.
- */
-int ul_check_opaque(struct user_namespace *userns, struct dentry *real)
-{
-	ssize_t res;
-	char val;
-
-	if (!d_is_dir(real))
-		return 0;
-	res = vfs_getxattr(userns, real, UL_XATTR_OPAQUE, &val, 1);
-	if (res == 1 && val == 'y')
-		return 1;
-	if (res < 0 && res != -ENODATA && res != -EOPNOTSUPP && res != -ERANGE)
-		return res;
-	return 0;
-}
-
 /*
  * Look @name up in a real directory; NULL when it is not there,
  * ERR_PTR(-EREMOTE) when it is a dentry the union does not look through

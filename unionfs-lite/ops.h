@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * unionlite: the functions the files offer each other.
+ * unionlite: the functions the files offer each other, the files in
+ * layers, bottom up: each file calls only the files listed before it.
+ * The operation tables (ul_*_iops, ul_*_fops, ul_xattr_handlers) are the
+ * one reference upward: inode.c gives them to each new union inode.
  */
 #ifndef _UNIONLITE_OPS_H
 #define _UNIONLITE_OPS_H
@@ -28,8 +31,14 @@ struct ul_cattr {
 	struct dentry *like;
 };
 
-/* upper.c: the only code that changes the upper layer and the work dir */
+/* util.c: credentials, write access, the opaque mark, fault injection */
 bool ul_inject_fault(unsigned int *nth);
+const struct cred *ul_override_creds(struct super_block *sb);
+int ul_want_write(struct super_block *sb);
+void ul_drop_write(struct super_block *sb);
+int ul_check_opaque(struct user_namespace *userns, struct dentry *real);
+
+/* upper.c: the only code that changes the upper layer and the work dir */
 int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 		 umode_t mode);
 int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
@@ -71,17 +80,7 @@ void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
 int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count);
 int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir);
 
-/* super.c */
-const struct cred *ul_override_creds(struct super_block *sb);
-int ul_want_write(struct super_block *sb);
-void ul_drop_write(struct super_block *sb);
-
-/* namei.c */
-struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
-			 unsigned int flags);
-int ul_check_opaque(struct user_namespace *userns, struct dentry *real);
-
-/* ino.c */
+/* ino.c: inode numbers, origins, the impure mark */
 void ul_init_ino_map(struct ul_fs *ufs);
 int ul_object_ino(struct super_block *sb, struct dentry *upper,
 		  const struct ul_lower *lower, bool opaque, u64 *ino,
@@ -94,7 +93,7 @@ bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir);
 u64 ul_lower_d_ino(struct ul_fs *ufs, const struct ul_layer *layer, u64 ino);
 u64 ul_upper_d_ino(struct ul_fs *ufs, u64 ino);
 
-/* inode.c */
+/* inode.c: union inodes */
 void ul_put_lowers(struct ul_lower *lowers, unsigned int num);
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct ul_lower *lowers, unsigned int numlower,
@@ -103,6 +102,27 @@ void ul_rehash_inode(struct inode *inode, struct inode *key);
 void ul_copyattr(struct inode *inode);
 int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
 		      unsigned int prot);
+void ul_dir_renumbered(struct inode *dir);
+
+/* copy_up.c */
+int ul_copy_up(struct dentry *dentry);
+int ul_copy_up_nodata(struct dentry *dentry);
+int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
+		   struct dentry *from, struct dentry *temp);
+
+/* namei.c */
+struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
+			 unsigned int flags);
+
+/* readdir.c */
+extern const struct file_operations ul_dir_fops;
+int ul_check_empty(struct dentry *dentry, bool *whiteouts);
+void ul_dir_cache_release(struct inode *inode);
+
+/* file.c */
+extern const struct file_operations ul_file_fops;
+
+/* attr.c: the operations of every union inode */
 struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu);
 int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa);
 int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
@@ -120,21 +140,5 @@ extern const struct inode_operations ul_symlink_iops;
 
 /* dir.c */
 extern const struct inode_operations ul_dir_iops;
-void ul_dir_modified(struct inode *dir);
-void ul_dir_renumbered(struct inode *dir);
-
-/* readdir.c */
-extern const struct file_operations ul_dir_fops;
-int ul_check_empty(struct dentry *dentry, bool *whiteouts);
-void ul_dir_cache_release(struct inode *inode);
-
-/* copy_up.c */
-int ul_copy_up(struct dentry *dentry);
-int ul_copy_up_nodata(struct dentry *dentry);
-int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
-		   struct dentry *from, struct dentry *temp);
-
-/* file.c */
-extern const struct file_operations ul_file_fops;
 
 #endif /* _UNIONLITE_OPS_H */

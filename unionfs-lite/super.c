@@ -25,42 +25,6 @@ module_param_named(skip_work_cleanup, ul_skip_work_cleanup, bool, 0644);
 MODULE_PARM_DESC(skip_work_cleanup,
 		 "test only: leave what a crash left in the work dir at mount (a broken variant the crash tests must catch)");
 
-/**
- * ul_override_creds - run with the mounter's credentials
- * @sb: the union super block
- *
- * Return: the credentials to give back to revert_creds().
- */
-const struct cred *ul_override_creds(struct super_block *sb)
-{
-	return override_creds(UL_FS(sb)->creator_cred);
-}
-
-/**
- * ul_want_write - get write access to the upper mount
- * @sb: the union super block
- *
- * Taken before any upper inode lock (it includes the freeze protection).
- *
- * Return: 0, -EROFS in a union without upper layer or without work dir
- * (read-only), or a negative errno from mnt_want_write().
- */
-int ul_want_write(struct super_block *sb)
-{
-	struct ul_fs *ufs = UL_FS(sb);
-
-	return ufs->workdir ? mnt_want_write(ufs->upper_mnt) : -EROFS;
-}
-
-/**
- * ul_drop_write - give back what ul_want_write() took
- * @sb: the union super block
- */
-void ul_drop_write(struct super_block *sb)
-{
-	mnt_drop_write(UL_FS(sb)->upper_mnt);
-}
-
 /* ---- super block operations ---- */
 
 static struct inode *ul_alloc_inode(struct super_block *sb)

@@ -58,25 +58,6 @@ module_param_named(fail_rename, ul_fail_rename, uint, 0644);
 MODULE_PARM_DESC(fail_rename,
 		 "test only: the Nth rename step from now (any ul_do_rename(), exchange included) fails with EIO without reaching the upper fs; 0: none");
 
-/**
- * ul_inject_fault - test-only fault injection
- * @nth: a module parameter: the number of calls left until the fault
- *
- * Counts *@nth down by one. Writing N to the parameter arms it again.
- *
- * Return: true when this call takes it from 1 to 0: the caller fails.
- */
-bool ul_inject_fault(unsigned int *nth)
-{
-	unsigned int n = READ_ONCE(*nth);
-
-	while (n) {
-		if (try_cmpxchg(nth, &n, n - 1))
-			return n == 1;
-	}
-	return false;
-}
-
 /* Where a real dentry lives, relative to the layer roots: "upper/a/b". */
 static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
 {
