@@ -42,19 +42,24 @@ ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # store) makes the paths of a tree relative in what ccache hashes
 # ("../linux" from every kernel build); the build stamps are fixed so
 # that init/version.c and the modules' vermagic hit too. The modules are
-# built from copies in the clone: another clone compiles them again.
+# built in the store too, beside their kernel (modules.sh).
 # UL_CCACHE=0 builds without it.
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=unionlite KBUILD_BUILD_HOST=unionlite
-UL_CC=gcc
-if [ "${UL_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
-	UL_CC="ccache gcc"
-	[ -n "${UL_CCACHE_DIR:-}" ] && export CCACHE_DIR=$UL_CCACHE_DIR
-	export CCACHE_BASEDIR=$UL_STORE CCACHE_NOHASHDIR=1
-	# three kernel configurations (base, debug with KASAN, pristine ext2)
-	# take about 1 GiB; ccache's own default cap is 5 GiB
-	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-fi
+# ul_pick_cc: UL_CC, and ccache's settings when it is installed (again
+# after deps.sh, which may just have installed it)
+ul_pick_cc() {
+	UL_CC=gcc
+	if [ "${UL_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+		UL_CC="ccache gcc"
+		[ -n "${UL_CCACHE_DIR:-}" ] && export CCACHE_DIR=$UL_CCACHE_DIR
+		export CCACHE_BASEDIR=$UL_STORE CCACHE_NOHASHDIR=1
+		# three kernel configurations (base, debug with KASAN, pristine
+		# ext2) take about 1 GiB; ccache's own default cap is 5 GiB
+		export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	fi
+}
+ul_pick_cc
 
 # ul_kmake ARGS...: make for the kernel tree and out-of-tree modules,
 # with the project's compiler (ccache or not).

@@ -6,6 +6,7 @@
 
 here=$UL_TOP/qemu-boot
 "$here/deps.sh"
+ul_pick_cc
 
 # One build at a time: two make runs in one kernel build dir corrupt it.
 mkdir -p "$UL_BUILD"
