@@ -3,6 +3,14 @@
 
 set -euo pipefail
 
+# mke2fs, e2fsck and debugfs are in /sbin: not on an ordinary user's PATH
+# on Debian
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/sbin:/sbin ;;
+esac
+export PATH
+
 UL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UL_BUILD=${UL_BUILD:-$UL_TOP/build}
 UL_TREE=$UL_BUILD/linux
