@@ -77,7 +77,8 @@ void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
 void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp);
 struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
 void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
-int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count);
+int ul_clean_workdir(struct ul_fs *ufs, struct dentry *work,
+		     unsigned long *count);
 int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir);
 
 /* ino.c: inode numbers, origins, the impure mark */

@@ -564,10 +564,7 @@ static struct dentry *ul_get_workdir(struct ul_fs *ufs, bool *created)
 				ufs->config.workdir, UL_WORK_NAME);
 			goto out_reset;
 		}
-		/* ul_clean_workdir() reaches the work dir through @ufs */
-		ufs->workdir = work;
-		err = ul_clean_workdir(ufs, &count);
-		ufs->workdir = NULL;
+		err = ul_clean_workdir(ufs, work, &count);
 		if (count)
 			pr_info("unionlite: removed %lu stale objects from %s/" UL_WORK_NAME "\n",
 				count, ufs->config.workdir);

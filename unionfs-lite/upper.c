@@ -1029,6 +1029,7 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
 /**
  * ul_clean_workdir - remove what a crash left in the work dir
  * @ufs: the union
+ * @work: the work dir of the last mount, not yet the union's
  * @count: incremented once per object removed
  *
  * Called at mount, with the mounter's credentials and write access to the
@@ -1037,7 +1038,8 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
  *
  * Return: 0 or a negative errno.
  */
-int ul_clean_workdir(struct ul_fs *ufs, unsigned long *count)
+int ul_clean_workdir(struct ul_fs *ufs, struct dentry *work,
+		     unsigned long *count)
 {
-	return ul_clean_dir(ufs, ufs->workdir, 0, count);
+	return ul_clean_dir(ufs, work, 0, count);
 }
