@@ -10,7 +10,8 @@
 #   make soak            the long runs (tests with KIND=soak)
 #   make crash-soak N=1000   N power cuts on each upper, a table per transition
 #   make race-soak N=100000  N racing transitions per recipe on unionlite
-#   make fuzz SEEDS=20 OPS=2000  the differential test against overlayfs, longer
+#   make fuzz SEEDS=20 OPS=2000 [REDIRECT=1]  the differential test against
+#                        overlayfs, longer
 #   make clean           remove build/
 
 SHELL := /bin/bash
@@ -49,14 +50,17 @@ race-soak:
 	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
 	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
 
-# make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]: ul-diff
-# against overlayfs over one lower layer (or three, as diff-multilower)
-# on seeds FIRST..FIRST+SEEDS-1; EXTRA=1: with inode flags, move-ins and
-# the layers changed between mounts (as diff-layer-changes)
+# make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]
+# [REDIRECT=1]: ul-diff against overlayfs over one lower layer (or
+# three, as diff-multilower) on seeds FIRST..FIRST+SEEDS-1; EXTRA=1:
+# with inode flags, move-ins and the layers changed between mounts (as
+# diff-layer-changes); REDIRECT=1: both mounted with redirect_dir=on, so
+# that renames of lower directories move them (as diff-redirect)
 fuzz:
 	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) \
 	UL_FUZZ_FIRST=$(or $(FIRST),1000) UL_FUZZ_LAYERS=$(or $(LAYERS),1) \
-	UL_FUZZ_EXTRA=$(or $(EXTRA),0) VARIANTS=base \
+	UL_FUZZ_EXTRA=$(or $(EXTRA),0) UL_FUZZ_REDIRECT=$(or $(REDIRECT),0) \
+	VARIANTS=base \
 	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/base/diff-fuzz.out; exit $$rc
 
 kernels:

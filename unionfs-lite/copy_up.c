@@ -203,10 +203,11 @@ static int ul_copy_fileattr(struct ul_fs *ufs, struct dentry *lower,
  * inode before ul_upper() names it: whoever sees the copy there (link())
  * and looks the upper inode up finds this union inode.
  */
-static void ul_copy_up_publish(struct inode *inode, struct inode *dir,
+static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 			       struct dentry *copy, int origin,
-			       unsigned int prot)
+			       unsigned int prot, char *redirect)
 {
+	struct inode *inode = d_inode(dentry);
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
 	struct ul_inode *ui = UL_I(inode);
 
@@ -223,6 +224,12 @@ static void ul_copy_up_publish(struct inode *inode, struct inode *dir,
 		ul_dir_renumbered(dir);
 	}
 	WRITE_ONCE(ui->prot, prot);
+	if (redirect) {
+		spin_lock(&dentry->d_lock);
+		swap(ui->redirect, redirect);
+		spin_unlock(&dentry->d_lock);
+		kfree(redirect);
+	}
 	ul_rehash_inode(inode, d_inode(copy));
 	/* pairs with smp_load_acquire() in ul_upper(): a reader that sees
 	 * the pointer sees a complete upper object
@@ -240,7 +247,7 @@ static void ul_copy_up_publish(struct inode *inode, struct inode *dir,
  */
 static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 			      struct dentry *parent, struct dentry *dentry,
-			      int origin, unsigned int prot)
+			      int origin, unsigned int prot, char *redirect)
 {
 	struct dentry *upperdir = ul_dentry_upper(parent);
 	struct dentry *target, *trap;
@@ -262,13 +269,16 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 	if (WARN_ON(temp == trap || target == trap))
 		goto out_dput;
 	err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, 0);
-	if (!err)
-		ul_copy_up_publish(d_inode(dentry), d_inode(parent), temp,
-				   origin, prot);
+	if (!err) {
+		ul_copy_up_publish(dentry, d_inode(parent), temp, origin,
+				   prot, redirect);
+		redirect = NULL;
+	}
 out_dput:
 	dput(target);
 out_unlock:
 	ul_unlock_work_upper(ufs, upperdir);
+	kfree(redirect);
 	return err;
 }
 
@@ -322,10 +332,13 @@ static struct dentry *ul_copy_up_temp(struct ul_fs *ufs, struct dentry *dentry,
 
 /*
  * Copy @dentry to the upper layer; @parent is its parent (a reference
- * the caller holds), which has an upper directory.
+ * the caller holds), which has an upper directory. With @redirect, a
+ * directory's copy carries it (trusted.overlay.redirect) from before it
+ * is renamed into place: recipe 6's first step. A redirect that cannot
+ * be set is -EXDEV.
  */
 static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
-			  bool nodata)
+			  bool nodata, const char *redirect)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct inode *inode = d_inode(dentry);
@@ -337,6 +350,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	DEFINE_DELAYED_CALL(done);
 	const struct cred *old_cred;
 	const char *link = NULL;
+	char *redirect_copy = NULL;
 	struct dentry *temp;
 	struct kstat stat, pstat;
 	unsigned int prot;
@@ -410,7 +424,14 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
-	err = ul_copy_up_install(ufs, temp, parent, dentry, origin, prot);
+	if (redirect && S_ISDIR(stat.mode)) {
+		redirect_copy = ul_write_redirect(ufs, temp, redirect);
+		err = PTR_ERR(redirect_copy);
+		if (IS_ERR(redirect_copy))
+			goto out_cleanup;
+	}
+	err = ul_copy_up_install(ufs, temp, parent, dentry, origin, prot,
+				 redirect_copy);
 	if (err)
 		goto out_cleanup;
 	ul_restore_times(ufs, upperdir, &pstat);
@@ -446,7 +467,7 @@ int ul_copy_up_nodata(struct dentry *dentry)
 	if (!ul_dentry_upper(parent))
 		err = ul_copy_up(parent);
 	if (!err && !ul_dentry_upper(dentry))
-		err = ul_copy_up_one(parent, dentry, true);
+		err = ul_copy_up_one(parent, dentry, true, NULL);
 	dput(parent);
 	return err;
 }
@@ -474,9 +495,35 @@ int ul_copy_up(struct dentry *dentry)
 			next = parent;
 			parent = dget_parent(next);
 		}
-		err = ul_copy_up_one(parent, next, false);
+		err = ul_copy_up_one(parent, next, false, NULL);
 		dput(parent);
 		dput(next);
 	}
+	return err;
+}
+
+/**
+ * ul_copy_up_redirect - copy a directory up with a redirect
+ * @dentry: the union dentry of a directory with a lower directory
+ * @redirect: the trusted.overlay.redirect its copy gets, naming the lower
+ *	directory it has now (so the union's view does not change)
+ *
+ * As ul_copy_up(); when @dentry is in the upper layer already, nothing
+ * is done (the caller sets the redirect there).
+ *
+ * Return: 0 or a negative errno (-EXDEV: the redirect cannot be set).
+ */
+int ul_copy_up_redirect(struct dentry *dentry, const char *redirect)
+{
+	struct dentry *parent;
+	int err = 0;
+
+	if (ul_dentry_upper(dentry))
+		return 0;
+	parent = dget_parent(dentry);
+	err = ul_copy_up(parent);
+	if (!err)
+		err = ul_copy_up_one(parent, dentry, false, redirect);
+	dput(parent);
 	return err;
 }

@@ -18,6 +18,8 @@
  *				   whiteouts in upper
  *  ul_rename_whiteout_flag()	5. rename(P, Q), P needs a whiteout, Q
  *				   exists
+ *  ul_rename_dir_redirect()	6. (ours) rename(P, Q), P a directory with a
+ *				   lower directory (redirect_dir=on)
  *
  * Each recipe runs with the upper (and work) parents locked, looks the
  * upper name up again under the lock and returns -ESTALE when it is not
@@ -95,6 +97,11 @@ static bool ul_naive;
 module_param_named(naive, ul_naive, bool, 0644);
 MODULE_PARM_DESC(naive,
 		 "TEST ONLY: do the whiteout recipes in several visible, non-atomic steps");
+
+static unsigned int ul_redirect_max = 256;
+module_param_named(redirect_max, ul_redirect_max, uint, 0644);
+MODULE_PARM_DESC(redirect_max,
+		 "Longest redirect (an absolute path) recipe 6 writes, as overlayfs's");
 
 static bool ul_no_rename_whiteout;
 module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);
@@ -540,6 +547,7 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 	struct dentry *upperdir = ul_dentry_upper(dentry->d_parent);
 	struct dentry *newdentry;
 	struct inode *inode;
+	bool opaque;
 	int err;
 
 	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
@@ -560,14 +568,20 @@ static int ul_create_upper(struct dentry *dentry, struct ul_cattr *attr)
 	err = PTR_ERR(newdentry);
 	if (IS_ERR(newdentry))
 		goto out_unlock;
+	/*
+	 * A new directory in a merged one is marked opaque as on overlayfs
+	 * (ovl_allow_offline_changes()): with redirect_dir=on or xino=on
+	 * only, where a lower layer is not expected to change; otherwise a
+	 * name a lower layer gains while unmounted merges into it. Only
+	 * an optimization there: lookup finds no lower object at the name
+	 * anyway, so a failure (or a crash before it) changes nothing.
+	 */
+	opaque = d_is_dir(newdentry) && ul_dentry_lower(dentry->d_parent) &&
+		 !ul_allow_offline_changes(ufs) &&
+		 !ul_set_opaque(ufs, newdentry);
 	inode_unlock(d_inode(upperdir));
 
-	/*
-	 * A new directory is not marked opaque, as on overlayfs with its
-	 * default options (ovl_allow_offline_changes()): a name a lower
-	 * layer gains while unmounted merges into it.
-	 */
-	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, 0, false);
+	inode = ul_get_inode(dentry->d_sb, newdentry, NULL, 0, opaque, NULL);
 	if (IS_ERR(inode)) {
 		ul_made_uninstantiated(dentry);
 		return PTR_ERR(inode);
@@ -625,7 +639,7 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 	ul_unlock_work_upper(ufs, upperdir);
 	if (err)
 		goto out_release;
-	inode = ul_get_inode(dentry->d_sb, temp, NULL, 0, is_dir);
+	inode = ul_get_inode(dentry->d_sb, temp, NULL, 0, is_dir, NULL);
 	err = PTR_ERR(inode);
 	if (IS_ERR(inode)) {
 		ul_made_uninstantiated(dentry);
@@ -651,7 +665,9 @@ out_release:
 static int ul_impure_for(struct ul_fs *ufs, struct dentry *obj,
 			 struct dentry *dir)
 {
-	if (d_is_dir(obj) || !test_bit(UL_ORIGIN, &UL_E(obj)->flags))
+	/* a directory keeps its lower directory's number */
+	if (d_is_dir(obj) ? !ul_dentry_lower(obj) :
+	    !test_bit(UL_ORIGIN, &UL_E(obj)->flags))
 		return 0;
 	return ul_set_impure(ufs, d_inode(dir), ul_dentry_upper(dir));
 }
@@ -1121,16 +1137,148 @@ out_unlock:
 }
 
 /*
+ * The redirect a directory with a lower directory needs at a new name:
+ * where its lower directory is, as lookup would find it from the new
+ * name. Within its parent (!@absolute), its own name, which the lower
+ * layers' parent directories hold. Elsewhere, the path from the union's
+ * root: each ancestor's redirect or, without one, its name, up to the
+ * root or to an absolute redirect. An ancestor's redirect is set before
+ * it moves, so a concurrent move of one gives its old path or its
+ * redirect, both of which name the same lower directory.
+ *
+ * Return: the redirect (kmalloc()ed), or an ERR_PTR: -EXDEV when longer
+ * than redirect_max (mv then copies, as on overlayfs), -ENOMEM.
+ */
+static char *ul_build_redirect(struct dentry *dentry, bool absolute)
+{
+	unsigned int max = READ_ONCE(ul_redirect_max);
+	struct dentry *d, *parent;
+	char *buf, *ret;
+	size_t pos;
+
+	if (!absolute)
+		return kstrndup(dentry->d_name.name, dentry->d_name.len,
+				GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+	buf = kmalloc(max + 1, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	/* the path is built from its end */
+	pos = max;
+	buf[pos] = '\0';
+	ret = ERR_PTR(-EXDEV);
+	for (d = dget(dentry); !IS_ROOT(d); d = parent) {
+		const char *name;
+		size_t len;
+
+		spin_lock(&d->d_lock);
+		name = UL_E(d)->redirect;
+		if (!name)
+			name = d->d_name.name;
+		len = strlen(name);
+		if (len + (name[0] != '/') > pos) {
+			spin_unlock(&d->d_lock);
+			goto out;
+		}
+		pos -= len;
+		memcpy(buf + pos, name, len);
+		spin_unlock(&d->d_lock);
+		parent = dget_parent(d);
+		dput(d);
+		if (buf[pos] == '/') {
+			d = parent;
+			break;
+		}
+		buf[--pos] = '/';
+	}
+	ret = kstrdup(buf + pos, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+out:
+	dput(d);
+	kfree(buf);
+	return ret;
+}
+
+/*
+ * NULL when @dentry moves without a new redirect: it is not a directory
+ * with a lower one, or it has a redirect that holds at the new name
+ * (any within its parent, an absolute one anywhere). Else the redirect
+ * to give it, or an ERR_PTR (ul_build_redirect()).
+ */
+static char *ul_redirect_for(struct dentry *dentry, bool samedir)
+{
+	const char *redirect;
+	bool holds;
+
+	if (!d_is_dir(dentry) || !ul_dentry_lower(dentry))
+		return NULL;
+	spin_lock(&dentry->d_lock);
+	redirect = UL_E(dentry)->redirect;
+	holds = redirect && (samedir || redirect[0] == '/');
+	spin_unlock(&dentry->d_lock);
+	return holds ? NULL : ul_build_redirect(dentry, !samedir);
+}
+
+/*
+ * Give the upper directory @upper of @dentry the redirect @redirect,
+ * unless it has it already (set by its copy-up). It names the lower
+ * directory @dentry has now: the union's view does not change. The
+ * caller holds the parent's upper lock. A redirect that cannot be set is
+ * -EXDEV.
+ */
+static int ul_set_redirect(struct ul_fs *ufs, struct dentry *dentry,
+			   struct dentry *upper, const char *redirect)
+{
+	struct ul_inode *ui = UL_E(dentry);
+	char *copy;
+	bool has;
+
+	spin_lock(&dentry->d_lock);
+	has = ui->redirect && !strcmp(ui->redirect, redirect);
+	spin_unlock(&dentry->d_lock);
+	if (has)
+		return 0;
+	copy = ul_write_redirect(ufs, upper, redirect);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	spin_lock(&dentry->d_lock);
+	swap(ui->redirect, copy);
+	spin_unlock(&dentry->d_lock);
+	kfree(copy);
+	return 0;
+}
+
+/* The redirects recipe 6 gives P (@old) and, in an exchange, Q (@new). */
+struct ul_redirects {
+	char *old;
+	char *new;
+};
+
+/* Recipe 6's redirects on the upper directories of @rc->old and @new */
+static int ul_rename_set_redirects(struct ul_rename_ctx *rc, struct dentry *new,
+				   const struct ul_redirects *rd)
+{
+	int err = 0;
+
+	if (rd->old)
+		err = ul_set_redirect(rc->ufs, rc->old, rc->oldupper, rd->old);
+	if (!err && rd->new)
+		err = ul_set_redirect(rc->ufs, new, rc->newupper, rd->new);
+	return err;
+}
+
+/*
  * Rename in the upper layer, choosing the recipe. When the union target
  * is positive, upper/Q must hold @emptied (recipe 4's new directory) if
  * given, else Q's upper object (none: Q is lower-only), read under the
  * locks. On success *@q_lower says whether a lower name is behind Q,
  * *@opaqued whether P was marked opaque on the way and, for an exchange,
  * *@new_opaqued whether Q was (a directory landing on a lower name).
+ * @rd: recipe 6's redirects, set here on a directory that was in the
+ * upper layer before (a copy-up set them already), or NULL.
  */
 static int ul_rename_upper(struct dentry *old, struct dentry *new,
 			   unsigned int flags, struct dentry *emptied,
-			   bool *q_lower, bool *opaqued, bool *new_opaqued)
+			   const struct ul_redirects *rd, bool *q_lower,
+			   bool *opaqued, bool *new_opaqued)
 {
 	struct ul_fs *ufs = UL_FS(old->d_sb);
 	struct ul_rename_ctx rc = {
@@ -1185,21 +1333,29 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 		goto out_dput;
 
 	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
+	/* recipe 6: the redirects name the lower directories they have now */
+	if (rd && !READ_ONCE(ul_naive)) {
+		err = ul_rename_set_redirects(&rc, new, rd);
+		if (err)
+			goto out_dput;
+	}
 	/*
-	 * A directory that lands in a directory with a lower layer is made
-	 * opaque, as overlayfs does: over a lower name, lower Q must stay
-	 * hidden; elsewhere, a name the lower layer gains later must not
-	 * merge into it.
+	 * A directory without a lower one that lands in a directory with a
+	 * lower layer is made opaque, as overlayfs does: over a lower name,
+	 * lower Q must stay hidden; elsewhere, a name the lower layer gains
+	 * later must not merge into it. One with a lower directory has a
+	 * redirect, which the lower layers are looked up by instead.
 	 */
 	if ((*q_lower || ul_dentry_lower(new->d_parent)) && d_is_dir(old) &&
-	    !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
+	    !ul_dentry_lower(old) && !test_bit(UL_OPAQUE, &UL_E(old)->flags)) {
 		err = ul_set_opaque(ufs, rc.oldupper);
 		if (err)
 			goto out_dput;
 		*opaqued = true;
 	}
 	if (exchange && (p_lower || ul_dentry_lower(old->d_parent)) &&
-	    d_is_dir(new) && !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
+	    d_is_dir(new) && !ul_dentry_lower(new) &&
+	    !test_bit(UL_OPAQUE, &UL_E(new)->flags)) {
 		/* and the exchange puts Q where P was */
 		err = ul_set_opaque(ufs, rc.newupper);
 		if (err)
@@ -1225,6 +1381,11 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	else
 		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
 				   rc.newupper, 0);
+	if (!err && rd && READ_ONCE(ul_naive)) {
+		/* naive mode: the moved directory shows empty for a while */
+		ul_rename_naive_pause(&rc);
+		err = ul_rename_set_redirects(&rc, new, rd);
+	}
 out_dput:
 	dput(rc.newupper);
 out_dput_old:
@@ -1234,9 +1395,14 @@ out_unlock:
 	return err;
 }
 
-static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
-		     struct dentry *old, struct inode *newdir,
-		     struct dentry *new, unsigned int flags)
+/*
+ * The steps of a rename once it is known to be possible: the copy-ups
+ * (with recipe 6's redirects @rd, or NULL), the impure marks, recipe 4's
+ * first part for a Q holding whiteouts, then ul_rename_upper().
+ */
+static int ul_rename_steps(struct inode *olddir, struct dentry *old,
+			   struct inode *newdir, struct dentry *new,
+			   unsigned int flags, const struct ul_redirects *rd)
 {
 	struct super_block *sb = old->d_sb;
 	bool exchange = flags & RENAME_EXCHANGE;
@@ -1244,20 +1410,21 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	bool p_lower = ul_has_lower_name(old);
 	bool q_lower = new_pos && ul_has_lower_name(new);
 	bool replaced = new_pos && !exchange;
-	bool q_whiteouts = false;
+	bool q_whiteouts = false, q_merged;
 	struct dentry *emptied = NULL;
 	const struct cred *old_cred;
 	bool opaqued = false, new_opaqued = false;
 	int err;
 
-	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
-		return -EINVAL;
-	/* no redirects: a directory that exists in lower does not move */
-	if (d_is_dir(old) && ul_dentry_lower(old))
-		return -EXDEV;
-	if (exchange && d_is_dir(new) && ul_dentry_lower(new))
-		return -EXDEV;
-	if (replaced && d_is_dir(new)) {
+	/*
+	 * As overlayfs: a Q with a lower directory is checked before any
+	 * change, an upper one after the copy-ups (which change no view but
+	 * a directory's link count), so that both leave the same upper.
+	 */
+	q_merged = replaced && d_is_dir(new) &&
+		   (ul_dentry_lower(new) ||
+		    test_bit(UL_WHITEOUTS, &UL_E(new)->flags));
+	if (q_merged) {
 		err = ul_check_empty(new, &q_whiteouts);
 		if (err)
 			return err;
@@ -1271,15 +1438,21 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 	err = ul_copy_up(old->d_parent);
 	if (!err)
 		err = ul_copy_up(new->d_parent);
+	/* naive mode: no redirect until after the rename */
 	if (!err)
-		err = ul_copy_up(old);
+		err = rd && rd->old && !READ_ONCE(ul_naive) ?
+		      ul_copy_up_redirect(old, rd->old) : ul_copy_up(old);
 	if (!err && exchange)
-		err = ul_copy_up(new);
+		err = rd && rd->new && !READ_ONCE(ul_naive) ?
+		      ul_copy_up_redirect(new, rd->new) : ul_copy_up(new);
+	if (!err && replaced && d_is_dir(new) && !q_merged)
+		err = ul_check_empty(new, &q_whiteouts);
 	if (err)
 		goto out_drop_write;
 
 	old_cred = ul_override_creds(sb);
-	if (olddir != newdir) {
+	/* a directory with a lower one keeps its number wherever it goes */
+	if (olddir != newdir || rd) {
 		err = ul_impure_for(UL_FS(sb), old, new->d_parent);
 		if (!err && exchange)
 			err = ul_impure_for(UL_FS(sb), new, old->d_parent);
@@ -1299,7 +1472,7 @@ static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
 			goto out_revert;
 		}
 	}
-	err = ul_rename_upper(old, new, flags, emptied, &q_lower, &opaqued,
+	err = ul_rename_upper(old, new, flags, emptied, rd, &q_lower, &opaqued,
 			      &new_opaqued);
 	/*
 	 * Recipe 4's first half put a new, empty opaque directory at upper/Q
@@ -1333,6 +1506,62 @@ out_revert:
 out_drop_write:
 	ul_drop_write(sb);
 	return err;
+}
+
+/*
+ * Recipe 6 (ours, not the cover letter's), rename(P, Q) where P (or, in
+ * an exchange, Q) is a directory with a lower directory. It keeps its
+ * lower contents at the new name through trusted.overlay.redirect, which
+ * lookup follows (namei.c):
+ *   1. redirect := P's name (Q in the same directory) or P's path from
+ *      the union's root (elsewhere); longer than redirect_max: EXDEV,
+ *      before any change;
+ *   2. P lower-only: copy-up(P) through work/X, with the redirect set
+ *      on work/X before rename(work/X, upper/P); P in upper already:
+ *      setxattr(upper/P, redirect). Either names the lower directory P
+ *      has now: the union's view does not change;
+ *   3. Q a directory holding only whiteouts: recipe 4's first part;
+ *   4. rename(upper/P, upper/Q): with RENAME_WHITEOUT when P's name has
+ *      a lower (recipe 5), as recipe 3 onto a whiteout Q or a Q no layer
+ *      has, plainly otherwise: the one step the union's view changes in.
+ * Only with redirect_dir=on; otherwise EXDEV, as overlayfs (mv copies).
+ */
+static int ul_rename_dir_redirect(struct inode *olddir, struct dentry *old,
+				  struct inode *newdir, struct dentry *new,
+				  unsigned int flags)
+{
+	bool samedir = olddir == newdir;
+	struct ul_redirects rd = { };
+	int err;
+
+	if (!ul_redirect_create(UL_FS(old->d_sb)))
+		return -EXDEV;
+	rd.old = ul_redirect_for(old, samedir);
+	if (IS_ERR(rd.old))
+		return PTR_ERR(rd.old);
+	if (flags & RENAME_EXCHANGE) {
+		rd.new = ul_redirect_for(new, samedir);
+		if (IS_ERR(rd.new)) {
+			kfree(rd.old);
+			return PTR_ERR(rd.new);
+		}
+	}
+	err = ul_rename_steps(olddir, old, newdir, new, flags, &rd);
+	kfree(rd.old);
+	kfree(rd.new);
+	return err;
+}
+
+static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
+		     struct dentry *old, struct inode *newdir,
+		     struct dentry *new, unsigned int flags)
+{
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	if ((d_is_dir(old) && ul_dentry_lower(old)) ||
+	    ((flags & RENAME_EXCHANGE) && d_is_dir(new) && ul_dentry_lower(new)))
+		return ul_rename_dir_redirect(olddir, old, newdir, new, flags);
+	return ul_rename_steps(olddir, old, newdir, new, flags, NULL);
 }
 
 const struct inode_operations ul_dir_iops = {

@@ -141,6 +141,19 @@ void ul_init_ino_map(struct ul_fs *ufs)
 	ufs->same_fs = ufs->numfs == 1;
 	ufs->ino_shift = 64 - fls(ufs->numfs - 1);
 	ul_check_uuids(ufs);
+	/*
+	 * xino=auto is shown as overlayfs shows it: as off (not at all)
+	 * once a lower filesystem's UUID cannot name it. The numbering is
+	 * the same either way.
+	 */
+	for (i = 0; i < ufs->numlower && ufs->config.xino == UL_XINO_AUTO; i++) {
+		const struct ul_layer *layer = &ufs->layers[i];
+		bool null = uuid_is_null(&layer->mnt->mnt_sb->s_uuid);
+
+		if (layer->fsid &&
+		    (layer->bad_uuid || (null && ul_allow_offline_changes(ufs))))
+			ufs->config.xino = UL_XINO_UNSET;
+	}
 }
 
 /* The union's number for real inode number @ino of filesystem @fsid. */

@@ -109,6 +109,38 @@ int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
 	return err == -ENODATA ? 0 : err;
 }
 
+/**
+ * ul_write_redirect - give an upper directory a redirect
+ * @ufs: the union
+ * @upper: the directory, in the work dir or in the upper layer
+ * @redirect: the value (docs/unionlite.md)
+ *
+ * Mounter's credentials.
+ *
+ * Return: a copy of @redirect for the union inode (kmalloc()ed), or an
+ * ERR_PTR: -ENOMEM, or -EXDEV when it cannot be set (the rename then
+ * fails with EXDEV, and mv copies, as on overlayfs).
+ */
+char *ul_write_redirect(struct ul_fs *ufs, struct dentry *upper,
+			const char *redirect)
+{
+	char *copy;
+	int err;
+
+	copy = kstrdup(redirect, GFP_KERNEL);
+	if (!copy)
+		return ERR_PTR(-ENOMEM);
+	err = ul_do_setxattr(ufs, upper, UL_XATTR_REDIRECT, redirect,
+			     strlen(redirect), 0);
+	if (err) {
+		kfree(copy);
+		pr_warn_ratelimited("unionlite: failed to set redirect (%i)\n",
+				    err);
+		return ERR_PTR(-EXDEV);
+	}
+	return copy;
+}
+
 static int ul_inode_test(struct inode *inode, void *key)
 {
 	return UL_I(inode)->key == key;
@@ -179,6 +211,8 @@ static void ul_lockdep_annotate(struct inode *inode)
  *	is the caller's)
  * @numlower: how many @lowers (0 for none)
  * @opaque: @upper is an opaque directory
+ * @redirect: @upper's trusted.overlay.redirect (kmalloc()ed, taken
+ *	over) or NULL
  *
  * One union inode per real object: the inode is looked up by the topmost
  * real inode and made only when there is none yet (the references are
@@ -191,7 +225,7 @@ static void ul_lockdep_annotate(struct inode *inode)
  */
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct ul_lower *lowers, unsigned int numlower,
-			   bool opaque)
+			   bool opaque, char *redirect)
 {
 	struct dentry *lower = numlower ? lowers[0].dentry : NULL;
 	struct dentry *real = upper ? upper : lower;
@@ -258,6 +292,8 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	ui->below = below;
 	ui->numlower = numlower;
 	ui->flags = opaque ? BIT(UL_OPAQUE) : 0;
+	ui->redirect = redirect;
+	redirect = NULL;
 	if (origin)
 		set_bit(UL_ORIGIN, &ui->flags);
 	if (whiteouts)
@@ -300,6 +336,7 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	return inode;
 
 out_put:
+	kfree(redirect);
 	dput(upper);
 	ul_put_lowers(lowers, numlower);
 	return inode;

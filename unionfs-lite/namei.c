@@ -55,62 +55,386 @@ static struct dentry *ul_lookup_real(struct user_namespace *userns,
 }
 
 /*
- * The lower objects a name has under the union directory @pui: walk its
- * lower stack top-down (rules above) and fill @lowers (room for
- * pui->numlower entries, references). Returns how many, or a negative
- * errno. *@lower_name is set when a layer shows the name at all (the
- * first object met is not a whiteout). With @hidden (an upper object
- * hides them all), a lower object the union does not look through only
- * tells that a layer has the name: it is not an error.
+ * Does a lower layer show @name under the union directory @pui (the
+ * first object its lower stack holds at that name is not a whiteout)?
+ * Asked when an upper object decides what the name is (a whiteout, a
+ * non-directory, an opaque or a redirected directory): removing or
+ * renaming it then needs a whiteout. An object that cannot be looked at
+ * counts as one, as in overlayfs's ovl_lower_positive().
  */
-static int ul_lookup_lowers(struct ul_inode *pui, const struct qstr *name,
-			    struct ul_lower *lowers, bool *lower_name,
-			    bool hidden)
+static bool ul_lower_positive(struct ul_inode *pui, const struct qstr *name)
 {
-	unsigned int i, n = 0;
-	int err;
+	unsigned int i;
 
-	*lower_name = false;
 	for (i = 0; i < pui->numlower; i++) {
 		const struct ul_lower *dir = ul_lower_at(pui, i);
 		struct dentry *this;
+		bool positive;
 
 		this = ul_lookup_real(ul_layer_userns(dir->layer), name,
 				      dir->dentry);
-		if (hidden && PTR_ERR_OR_ZERO(this) == -EREMOTE) {
-			*lower_name = true;
-			break;
-		}
-		if (IS_ERR(this)) {
-			err = PTR_ERR(this);
-			goto out_put;
-		}
+		if (IS_ERR(this))
+			return true;
 		if (!this)
 			continue;
-		if (ul_is_whiteout(this) || (n && !d_is_dir(this))) {
-			/* hides what is below; a non-dir under a dir: hidden */
-			dput(this);
-			break;
+		positive = !ul_is_whiteout(this);
+		dput(this);
+		return positive;
+	}
+	return false;
+}
+
+/*
+ * A directory's trusted.overlay.redirect, checked as overlayfs checks it:
+ * an absolute path ("/a/b", no empty component) or one name (no '/').
+ * @padding more bytes are allocated after it.
+ *
+ * Return: the value (kmalloc()ed, NUL-terminated), NULL when there is
+ * none, or an ERR_PTR: -EINVAL (malformed, logged) or a read error.
+ */
+static char *ul_read_redirect(struct user_namespace *userns,
+			      struct dentry *real, size_t padding)
+{
+	const char *s, *next;
+	ssize_t res;
+	char *buf;
+
+	res = vfs_getxattr(userns, real, UL_XATTR_REDIRECT, NULL, 0);
+	if (res == -ENODATA || res == -EOPNOTSUPP)
+		return NULL;
+	if (res < 0)
+		goto fail;
+	buf = kzalloc(res + padding + 1, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	if (res)
+		res = vfs_getxattr(userns, real, UL_XATTR_REDIRECT, buf, res);
+	if (res < 0) {
+		kfree(buf);
+		goto fail;
+	}
+	if (!res)
+		goto invalid;
+	if (buf[0] == '/') {
+		for (s = buf; *s++ == '/'; s = next) {
+			next = strchrnul(s, '/');
+			if (s == next)
+				goto invalid;
 		}
-		*lower_name = true;
-		lowers[n].layer = dir->layer;
+	} else if (strchr(buf, '/')) {
+		goto invalid;
+	}
+	return buf;
+
+invalid:
+	pr_warn_ratelimited("unionlite: invalid redirect (%s)\n", buf);
+	kfree(buf);
+	return ERR_PTR(-EINVAL);
+fail:
+	pr_warn_ratelimited("unionlite: failed to get redirect (%zi)\n", res);
+	return ERR_PTR(res);
+}
+
+/* A regular file that carries trusted.overlay.metacopy (not implemented). */
+static int ul_is_metacopy(struct user_namespace *userns, struct dentry *real)
+{
+	ssize_t res;
+
+	if (!d_is_reg(real))
+		return 0;
+	res = vfs_getxattr(userns, real, UL_XATTR_METACOPY, NULL, 0);
+	if (res == -ENODATA || res == -EOPNOTSUPP)
+		return 0;
+	return res < 0 ? res : 1;
+}
+
+/*
+ * The state of one walk down the layers (overlayfs's ovl_lookup_data):
+ * @name: what the next layer is asked for: the union name, or a redirect
+ *	(a name, or a path from the layers' roots) met on the way
+ * @redirect: the buffer @name points into once a redirect was met
+ * @is_dir: the object found so far is a directory (only directories
+ *	merge below it)
+ * @stop: nothing below the last layer looked at counts
+ * @last: the layer being looked at is the last one to look at
+ * @metacopy: the object found is a metacopy file
+ * @seen: the first layer with the name held a whiteout (1) or an
+ *	object (2); 0 until then
+ */
+struct ul_lookup_data {
+	struct qstr name;
+	char *redirect;
+	bool is_dir;
+	bool stop;
+	bool last;
+	bool metacopy;
+	int seen;
+};
+
+/*
+ * A directory met on the walk carries a redirect: what the layers below
+ * are asked for becomes it. In a path walk (@prelen bytes of the path
+ * done, @post the rest), a name replaces this component; a path
+ * replaces what was walked so far.
+ */
+static int ul_follow_redirect(struct ul_lookup_data *d,
+			      struct user_namespace *userns,
+			      struct dentry *this, size_t prelen,
+			      const char *post)
+{
+	char *buf;
+
+	buf = ul_read_redirect(userns, this, prelen + strlen(post));
+	if (IS_ERR_OR_NULL(buf))
+		return PTR_ERR(buf);
+	if (buf[0] == '/') {
+		/* an absolute redirect reaches past an opaque ancestor */
+		d->stop = false;
+	} else {
+		memmove(buf + prelen, buf, strlen(buf) + 1);
+		memcpy(buf, d->name.name, prelen);
+	}
+	strcat(buf, post);
+	kfree(d->redirect);
+	d->redirect = buf;
+	d->name.name = buf;
+	d->name.len = strlen(buf);
+	return 0;
+}
+
+/*
+ * Look one component up in @base, a directory of @layer: the rules at
+ * the top of this file, and the redirect a directory carries. @post is
+ * what is left of a path after this component ("" for the last one).
+ * *@ret is the object the walk goes on with, or NULL.
+ */
+static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
+			 struct dentry *base, const char *name,
+			 unsigned int namelen, size_t prelen,
+			 const char *post, struct dentry **ret)
+{
+	struct user_namespace *userns = ul_layer_userns(layer);
+	bool last_element = !post[0];
+	struct dentry *this;
+	int err;
+
+	*ret = NULL;
+	this = lookup_one_unlocked(userns, name, base, namelen);
+	if (IS_ERR(this)) {
+		err = PTR_ERR(this);
+		return err == -ENOENT || err == -ENAMETOOLONG ? 0 : err;
+	}
+	if (d_really_is_negative(this))
+		goto out_put;
+	if (ul_dentry_weird(this)) {
+		dput(this);
+		return -EREMOTE;
+	}
+	if (ul_is_whiteout(this)) {
+		if (!d->seen)
+			d->seen = 1;
+		d->stop = true;
+		goto out_put;
+	}
+	if (!d->seen)
+		d->seen = 2;
+	if (!d_can_lookup(this)) {
+		if (d->is_dir || !last_element) {
+			/* a non-directory under a directory: hidden */
+			d->stop = true;
+			goto out_put;
+		}
+		err = ul_is_metacopy(userns, this);
+		if (err < 0)
+			goto out_err;
+		d->metacopy = err;
+		d->stop = true;
+		*ret = this;
+		return 0;
+	}
+	if (last_element)
+		d->is_dir = true;
+	if (!d->last) {
+		err = ul_check_opaque(userns, this);
+		if (err < 0)
+			goto out_err;
+		if (err) {
+			d->stop = true;
+		} else {
+			err = ul_follow_redirect(d, userns, this, prelen, post);
+			if (err)
+				goto out_err;
+		}
+	}
+	*ret = this;
+	return 0;
+
+out_put:
+	dput(this);
+	return 0;
+out_err:
+	dput(this);
+	return err;
+}
+
+/*
+ * Look @d->name up in the lower directory @dir: one name there, or a
+ * path from its layer's root (@dir is then the root), component by
+ * component. The path may change under the walk (a redirect met on the
+ * way): what is left of it is counted from its end.
+ */
+static int ul_lookup_layer(struct ul_lookup_data *d, const struct ul_lower *dir,
+			   struct dentry **ret)
+{
+	struct dentry *base = dir->dentry, *dentry = NULL;
+	size_t rem = d->name.len - 1;
+	int err;
+
+	if (d->name.name[0] != '/')
+		return ul_lookup_one(d, dir->layer, base, d->name.name,
+				     d->name.len, 0, "", ret);
+	while (base && d_can_lookup(base)) {
+		const char *s = d->name.name + d->name.len - rem;
+		const char *next = strchrnul(s, '/');
+		size_t len = next - s;
+		bool end = !*next;
+
+		err = ul_lookup_one(d, dir->layer, base, s, len,
+				    d->name.len - rem, next, &base);
+		dput(dentry);
+		if (err)
+			return err;
+		dentry = base;
+		if (end)
+			break;
+		rem -= len + 1;
+		if (WARN_ON(rem >= d->name.len)) {
+			dput(dentry);
+			return -EIO;
+		}
+	}
+	*ret = dentry;
+	return 0;
+}
+
+/* Entry @i of the lower stack a walk goes down: @pui's, or the layers' roots. */
+static struct ul_lower ul_walk_dir(struct ul_fs *ufs, struct ul_inode *pui,
+				   bool roots, unsigned int i)
+{
+	if (!roots)
+		return *ul_lower_at(pui, i);
+	return (struct ul_lower){ &ufs->layers[i],
+				  ufs->layers[i].mnt->mnt_root };
+}
+
+/*
+ * The lower objects a name has under the union directory @pui: walk its
+ * lower stack top-down (the rules above), following redirects, and fill
+ * @lowers (room for every layer, references). An absolute redirect moves
+ * the walk to the layers' roots, from the next layer down.
+ *
+ * Return: how many, or a negative errno (-EPERM for a redirect or a
+ * metacopy file the mount does not follow, as overlayfs).
+ */
+static int ul_lookup_lowers(struct ul_fs *ufs, struct dentry *dentry,
+			    struct ul_inode *pui, struct ul_lookup_data *d,
+			    struct ul_lower *lowers)
+{
+	bool roots = d->redirect && d->redirect[0] == '/';
+	unsigned int i, n = 0;
+	int err;
+
+	for (i = 0; !d->stop && i < (roots ? ufs->numlower : pui->numlower);
+	     i++) {
+		struct ul_lower dir = ul_walk_dir(ufs, pui, roots, i);
+		struct dentry *this;
+
+		if (ul_redirect_follow(ufs))
+			d->last = dir.layer->idx == ufs->numlower;
+		else
+			d->last = i + 1 == (roots ? ufs->numlower :
+					    pui->numlower);
+		err = ul_lookup_layer(d, &dir, &this);
+		if (err)
+			goto out_put;
+		if (!this)
+			continue;
+		if (d->metacopy) {
+			dput(this);
+			pr_warn_ratelimited("unionlite: refusing to follow metacopy origin for (%pd2)\n",
+					    dentry);
+			err = -EPERM;
+			goto out_put;
+		}
+		lowers[n].layer = dir.layer;
 		lowers[n].dentry = this;
 		n++;
-		if (!d_is_dir(this))
-			break;
-		/* the bottom layer's opaque mark hides nothing */
-		if (i + 1 < pui->numlower) {
-			err = ul_check_opaque(ul_layer_userns(dir->layer), this);
-			if (err < 0)
-				goto out_put;
-			if (err)
-				break;
+		/*
+		 * Following a redirect is like following a symlink into a
+		 * lower layer without its permission checks: only done
+		 * when the mount allows it (docs/unionlite.md).
+		 */
+		if (d->redirect && !ul_redirect_follow(ufs)) {
+			pr_warn_ratelimited("unionlite: refusing to follow redirect for (%pd2)\n",
+					    dentry);
+			err = -EPERM;
+			goto out_put;
+		}
+		if (!roots && d->redirect && d->redirect[0] == '/') {
+			roots = true;
+			/* go on with the layer under this one */
+			i = dir.layer->idx - 1;
 		}
 	}
 	return n;
 
 out_put:
 	ul_put_lowers(lowers, n);
+	return err;
+}
+
+/**
+ * ul_dir_entry_ino - the union inode number of an upper directory entry
+ * @sb: the union super block
+ * @pui: the union directory being listed
+ * @upper: the upper directory at one of its names
+ * @ino: set to the number ul_lookup() would give the entry's inode
+ *
+ * A directory keeps the number of its topmost lower directory, which a
+ * redirect may find under another name (recipe 6). Mounter's
+ * credentials.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
+		     struct dentry *upper, u64 *ino)
+{
+	struct ul_fs *ufs = UL_FS(sb);
+	struct ul_lookup_data d = { .name = upper->d_name, .is_dir = true };
+	struct ul_lower *lowers;
+	int opaque, n = 0, err;
+	bool origin;
+
+	opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
+	if (opaque < 0)
+		return opaque;
+	lowers = kcalloc(max(ufs->numlower, 1U), sizeof(*lowers), GFP_KERNEL);
+	if (!lowers)
+		return -ENOMEM;
+	if (!opaque) {
+		err = ul_follow_redirect(&d, ul_upper_userns(ufs), upper, 0, "");
+		if (!err) {
+			n = ul_lookup_lowers(ufs, upper, pui, &d, lowers);
+			err = min(n, 0);
+		}
+		if (err)
+			goto out;
+	}
+	err = ul_object_ino(sb, upper, n ? lowers : NULL, opaque, ino, &origin);
+	ul_put_lowers(lowers, max(n, 0));
+out:
+	kfree(d.redirect);
+	kfree(lowers);
 	return err;
 }
 
@@ -128,17 +452,20 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct ul_inode *pui = UL_I(dir);
 	struct dentry *upperdir = ul_upper(pui);
+	struct ul_lookup_data d = { .name = dentry->d_name };
 	struct ul_lower one, *lowers = &one;
 	struct dentry *upper = NULL;
 	const struct cred *old_cred;
 	struct inode *inode = NULL;
+	char *upper_redirect = NULL;
 	int numlower = 0, opaque = 0, err = 0;
-	bool lower_name, hidden;
+	bool upper_metacopy = false;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
-	if (pui->numlower > 1) {
-		lowers = kcalloc(pui->numlower, sizeof(*lowers), GFP_KERNEL);
+	/* a redirect can lead the walk into every layer */
+	if (ufs->numlower > 1) {
+		lowers = kcalloc(ufs->numlower, sizeof(*lowers), GFP_KERNEL);
 		if (!lowers)
 			return ERR_PTR(-ENOMEM);
 	}
@@ -152,56 +479,89 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			goto out_revert;
 	}
 	if (upper && d_is_dir(upper)) {
+		d.is_dir = true;
 		opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
 		err = opaque;
 		if (opaque < 0)
 			goto out_dput_upper;
+		/* as overlayfs: nofollow reads it only to refuse it */
+		if (!opaque && (ul_redirect_follow(ufs) || pui->numlower)) {
+			err = ul_follow_redirect(&d, ul_upper_userns(ufs),
+						 upper, 0, "");
+			if (err)
+				goto out_dput_upper;
+		}
+		if (d.redirect) {
+			upper_redirect = kstrdup(d.redirect, GFP_KERNEL);
+			err = -ENOMEM;
+			if (!upper_redirect)
+				goto out_dput_upper;
+		}
+	} else if (upper && !ul_is_whiteout(upper)) {
+		err = ul_is_metacopy(ul_upper_userns(ufs), upper);
+		if (err < 0)
+			goto out_dput_upper;
+		upper_metacopy = err;
 	}
-	/* a whiteout, a non-directory or an opaque directory hides them */
-	hidden = upper && (!d_is_dir(upper) || opaque);
-	numlower = ul_lookup_lowers(pui, &dentry->d_name, lowers, &lower_name,
-				    hidden);
-	err = numlower;
-	if (numlower < 0)
-		goto out_dput_upper;
-	ul_set_lower_name(dentry, lower_name);
+
+	if (upper && !upper_metacopy &&
+	    (!d_is_dir(upper) || opaque || d.redirect)) {
+		/* the upper object decides; the lower name matters still */
+		ul_set_lower_name(dentry, ul_lower_positive(pui,
+							    &dentry->d_name));
+	}
+	if (!upper || upper_metacopy || (d_is_dir(upper) && !opaque)) {
+		numlower = ul_lookup_lowers(ufs, dentry, pui, &d, lowers);
+		err = numlower;
+		if (numlower < 0)
+			goto out_dput_upper;
+		if (!upper || !d.redirect)
+			ul_set_lower_name(dentry, d.seen == 2);
+	}
+	err = -EIO;
+	if (upper_metacopy) {
+		/* as overlayfs with metacopy=off */
+		if (numlower)
+			pr_warn_ratelimited("unionlite: refusing to follow metacopy origin for (%pd2)\n",
+					    dentry);
+		else
+			pr_warn_ratelimited("unionlite: metacopy with no lower data found - abort lookup (%pd2)\n",
+					    dentry);
+		err = numlower ? -EPERM : -EIO;
+		goto out_put_lowers;
+	}
 
 	ul_set_whiteout_seen(dentry, ul_is_whiteout(upper));
 	if (ul_is_whiteout(upper)) {
 		/* the name is whited out: a negative union dentry */
 		dput(upper);
 		upper = NULL;
-		ul_put_lowers(lowers, numlower);
-		numlower = 0;
-	} else if (upper && d_is_dir(upper)) {
-		if (numlower && (opaque || !d_is_dir(lowers[0].dentry))) {
-			ul_put_lowers(lowers, numlower);
-			numlower = 0;
-		}
-	} else if (upper) {
-		/* an upper non-directory hides the lower name */
-		ul_put_lowers(lowers, numlower);
-		numlower = 0;
 	}
 	revert_creds(old_cred);
 
 	if (upper || numlower) {
 		inode = ul_get_inode(dentry->d_sb, upper, lowers, numlower,
-				     opaque);
+				     opaque, upper_redirect);
+		upper_redirect = NULL;
 		if (IS_ERR(inode)) {
 			err = PTR_ERR(inode);
 			goto out_free;
 		}
 	}
+	kfree(d.redirect);
 	if (lowers != &one)
 		kfree(lowers);
 	return d_splice_alias(inode, dentry);
 
+out_put_lowers:
+	ul_put_lowers(lowers, numlower);
 out_dput_upper:
 	dput(upper);
 out_revert:
 	revert_creds(old_cred);
 out_free:
+	kfree(upper_redirect);
+	kfree(d.redirect);
 	if (lowers != &one)
 		kfree(lowers);
 	return ERR_PTR(err);

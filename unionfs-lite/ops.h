@@ -98,22 +98,27 @@ u64 ul_upper_d_ino(struct ul_fs *ufs, u64 ino);
 void ul_put_lowers(struct ul_lower *lowers, unsigned int num);
 struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			   struct ul_lower *lowers, unsigned int numlower,
-			   bool opaque);
+			   bool opaque, char *redirect);
 void ul_rehash_inode(struct inode *inode, struct inode *key);
 void ul_copyattr(struct inode *inode);
 int ul_write_protattr(struct ul_fs *ufs, struct dentry *upper,
 		      unsigned int prot);
+char *ul_write_redirect(struct ul_fs *ufs, struct dentry *upper,
+			const char *redirect);
 void ul_dir_renumbered(struct inode *dir);
 
 /* copy_up.c */
 int ul_copy_up(struct dentry *dentry);
 int ul_copy_up_nodata(struct dentry *dentry);
+int ul_copy_up_redirect(struct dentry *dentry, const char *redirect);
 int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 		   struct dentry *from, struct dentry *temp);
 
 /* namei.c */
 struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			 unsigned int flags);
+int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
+		     struct dentry *upper, u64 *ino);
 
 /* readdir.c */
 extern const struct file_operations ul_dir_fops;

@@ -269,7 +269,8 @@ static int ul_mark_lower_types(const struct ul_lower *lo,
 }
 
 /* The union's d_ino of an upper entry (see the top of this file). */
-static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
+static u64 ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
+			      struct dentry *upperdir,
 			      struct ul_cache_entry *e, bool impure)
 {
 	struct ul_fs *ufs = UL_FS(sb);
@@ -277,9 +278,8 @@ static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
 	struct dentry *d;
 	bool origin;
 	u64 ino;
-	int opaque;
 
-	if (!merged && !(impure && e->type != DT_DIR))
+	if (!merged && !impure)
 		return ul_upper_d_ino(ufs, e->ino);
 	d = lookup_one_unlocked(ul_upper_userns(ufs), e->name, upperdir,
 				e->len);
@@ -287,11 +287,10 @@ static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
 		return ul_upper_d_ino(ufs, e->ino);
 	ino = ul_upper_d_ino(ufs, e->ino);
 	if (d_really_is_positive(d)) {
-		if (merged) {
-			opaque = ul_check_opaque(ul_upper_userns(ufs), d);
-			if (!opaque)
-				ino = ul_lower_d_ino(ufs, e->lower_layer,
-						     e->lower_ino);
+		/* a directory's lower may be under another name (a redirect) */
+		if (d_is_dir(d)) {
+			if (ul_dir_entry_ino(sb, pui, d, &ino))
+				ino = ul_upper_d_ino(ufs, e->ino);
 		} else if (ul_object_ino(sb, d, NULL, false, &ino, &origin)) {
 			ino = ul_upper_d_ino(ufs, e->ino);
 		}
@@ -305,8 +304,8 @@ static u64 ul_upper_entry_ino(struct super_block *sb, struct dentry *upperdir,
  * Return: true when the upper directory is marked impure and no entry's
  * number is other than its upper inode's (the mark is not needed).
  */
-static bool ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
-			     struct ul_dir_cache *cache)
+static bool ul_cache_set_ino(struct super_block *sb, struct ul_inode *ui,
+			     struct dentry *upper, struct ul_dir_cache *cache)
 {
 	struct ul_fs *ufs = UL_FS(sb);
 	bool impure = upper && ul_is_impure(ufs, upper);
@@ -319,7 +318,7 @@ static bool ul_cache_set_ino(struct super_block *sb, struct dentry *upper,
 			continue;
 		if (e->upper) {
 			ino = ul_upper_d_ino(ufs, e->ino);
-			e->ino = ul_upper_entry_ino(sb, upper, e, impure);
+			e->ino = ul_upper_entry_ino(sb, ui, upper, e, impure);
 			needed |= e->ino != ino;
 		} else {
 			e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
@@ -381,8 +380,8 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 			err = ul_mark_lower_types(lo, cache);
 	}
 	if (!err && want_ino)
-		cache->impure_unneeded = ul_cache_set_ino(dentry->d_sb, upper,
-							  cache);
+		cache->impure_unneeded = ul_cache_set_ino(dentry->d_sb, ui,
+							  upper, cache);
 	revert_creds(old_cred);
 	if (err)
 		goto out_free;

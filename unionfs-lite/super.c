@@ -39,6 +39,7 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 	ui->numlower = 0;
 	ui->key = NULL;
 	ui->flags = 0;
+	ui->redirect = NULL;
 	ui->prot = 0;
 	atomic64_set(&ui->version, 0);
 	ui->dcache = NULL;
@@ -47,6 +48,7 @@ static struct inode *ul_alloc_inode(struct super_block *sb)
 
 static void ul_free_inode(struct inode *inode)
 {
+	kfree(UL_I(inode)->redirect);
 	kmem_cache_free(ul_inode_cachep, UL_I(inode));
 }
 
@@ -138,6 +140,15 @@ static void ul_show_paths(struct seq_file *m, const char *key,
 	kfree(esc);
 }
 
+/* redirect_dir=, indexed by enum ul_redirect_mode */
+static const struct constant_table ul_redirect_names[] = {
+	{ "off",	UL_REDIRECT_OFF },
+	{ "follow",	UL_REDIRECT_FOLLOW },
+	{ "nofollow",	UL_REDIRECT_NOFOLLOW },
+	{ "on",		UL_REDIRECT_ON },
+	{}
+};
+
 static int ul_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct ul_fs *ufs = UL_FS(root->d_sb);
@@ -148,6 +159,13 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 	ul_show_paths(m, "workdir", ufs->config.workdir, 1);
 	if (ufs->config.default_permissions)
 		seq_puts(m, ",default_permissions");
+	/* as overlayfs: what differs from the default */
+	if (ufs->config.redirect != UL_REDIRECT_OFF)
+		seq_printf(m, ",redirect_dir=%s",
+			   ul_redirect_names[ufs->config.redirect].name);
+	if (ufs->config.xino != UL_XINO_UNSET && !ufs->same_fs)
+		seq_printf(m, ",xino=%s",
+			   ufs->config.xino == UL_XINO_ON ? "on" : "auto");
 	return 0;
 }
 
@@ -168,13 +186,29 @@ enum {
 	UL_OPT_UPPERDIR,
 	UL_OPT_WORKDIR,
 	UL_OPT_DEFAULT_PERMISSIONS,
+	UL_OPT_REDIRECT_DIR,
+	UL_OPT_INDEX,
+	UL_OPT_METACOPY,
+	UL_OPT_NFS_EXPORT,
+	UL_OPT_XINO,
 };
+
+/*
+ * overlayfs's names for what unionlite does one way only: index=,
+ * metacopy= and nfs_export= take any value ul_parse_param() checks, so
+ * that "on" is refused by name rather than as an unknown option.
+ */
 
 static const struct fs_parameter_spec ul_fs_parameters[] = {
 	fsparam_string("lowerdir", UL_OPT_LOWERDIR),
 	fsparam_string("upperdir", UL_OPT_UPPERDIR),
 	fsparam_string("workdir", UL_OPT_WORKDIR),
 	fsparam_flag("default_permissions", UL_OPT_DEFAULT_PERMISSIONS),
+	fsparam_string("redirect_dir", UL_OPT_REDIRECT_DIR),
+	fsparam_string("index", UL_OPT_INDEX),
+	fsparam_string("metacopy", UL_OPT_METACOPY),
+	fsparam_string("nfs_export", UL_OPT_NFS_EXPORT),
+	fsparam_string("xino", UL_OPT_XINO),
 	{}
 };
 
@@ -236,6 +270,29 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case UL_OPT_DEFAULT_PERMISSIONS:
 		/* as on overlayfs 6.1: accepted and shown, nothing changes */
 		ufs->config.default_permissions = true;
+		return 0;
+	case UL_OPT_REDIRECT_DIR:
+		opt = lookup_constant(ul_redirect_names, param->string, -1);
+		if (opt < 0)
+			return invalfc(fc, "bad mount option \"redirect_dir=%s\"",
+				       param->string);
+		ufs->config.redirect = opt;
+		return 0;
+	case UL_OPT_INDEX:
+	case UL_OPT_METACOPY:
+	case UL_OPT_NFS_EXPORT:
+		if (!strcmp(param->string, "off"))
+			return 0;
+		return invalfc(fc, "%s=%s: unionlite has only %s=off",
+			       param->key, param->string, param->key);
+	case UL_OPT_XINO:
+		if (!strcmp(param->string, "on"))
+			ufs->config.xino = UL_XINO_ON;
+		else if (!strcmp(param->string, "auto"))
+			ufs->config.xino = UL_XINO_AUTO;
+		else
+			return invalfc(fc, "xino=%s: unionlite has only xino=on (on or auto)",
+				       param->string);
 		return 0;
 	case UL_OPT_LOWERDIR:
 		slot = &ufs->config.lowerdir;
@@ -796,7 +853,7 @@ static int ul_make_root(struct super_block *sb)
 	}
 	root = ul_get_inode(sb, ufs->upper_mnt ?
 			    dget(ufs->upper_mnt->mnt_root) : NULL,
-			    lowers, ufs->numlower, false);
+			    lowers, ufs->numlower, false, NULL);
 	kfree(lowers);
 	if (IS_ERR(root))
 		return PTR_ERR(root);

@@ -22,6 +22,8 @@
 #define UL_XATTR_PROTATTR	UL_XATTR_PREFIX "protattr"
 #define UL_XATTR_ORIGIN		UL_XATTR_PREFIX "origin"
 #define UL_XATTR_IMPURE		UL_XATTR_PREFIX "impure"
+#define UL_XATTR_REDIRECT	UL_XATTR_PREFIX "redirect"
+#define UL_XATTR_METACOPY	UL_XATTR_PREFIX "metacopy"
 #define UL_WORK_NAME		"work"
 
 /* The most lower layers one union stacks (lowerdir=L1:L2:...:Ln). */
@@ -36,6 +38,8 @@
  * @workdir: the path workdir= names
  * @default_permissions: default_permissions was given (shown, no effect:
  *	the caller's and the mounter's checks are always both made)
+ * @redirect: redirect_dir=, one of enum ul_redirect_mode
+ * @xino: xino= as given (UL_XINO_*): shown, the numbering is always on
  */
 struct ul_config {
 	char *lowerdir;
@@ -43,7 +47,27 @@ struct ul_config {
 	char *upperdir;
 	char *workdir;
 	bool default_permissions;
+	int redirect;
+	int xino;
 };
+
+/*
+ * redirect_dir= (overlayfs 6.1's meaning, with its Kconfig defaults:
+ * REDIRECT_DIR off, REDIRECT_ALWAYS_FOLLOW on):
+ * off (default): follow redirects, never make one (a directory with a
+ *	lower does not move: EXDEV);
+ * follow: the same, asked for by name;
+ * nofollow: neither; a lookup that would need one is refused (EPERM);
+ * on: make them (recipe 6) and follow them.
+ */
+enum ul_redirect_mode {
+	UL_REDIRECT_OFF,
+	UL_REDIRECT_FOLLOW,
+	UL_REDIRECT_NOFOLLOW,
+	UL_REDIRECT_ON,
+};
+
+enum { UL_XINO_UNSET, UL_XINO_ON, UL_XINO_AUTO };
 
 /**
  * struct ul_layer - one lower layer of a union
@@ -153,6 +177,9 @@ enum {
  * @key: the real inode this union inode is hashed on (the topmost one);
  *	compared, never dereferenced, by the inode hash lookup
  * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE, UL_WHITEOUTS
+ * @redirect: directories: the upper directory's trusted.overlay.redirect
+ *	(kmalloc()ed), or NULL. Read and replaced under the d_lock of the
+ *	directory's dentry (ul_get_redirect(), ul_set_redirect()).
  * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
  *	inode does not carry (they are in trusted.overlay.protattr)
  * @lock: serializes copy-up of this object, and the readdir cache
@@ -179,6 +206,7 @@ struct ul_inode {
 	unsigned int numlower;
 	struct inode *key;
 	unsigned long flags;
+	char *redirect;
 	unsigned int prot;
 	struct mutex lock;	/* copy-up of this object */
 	atomic64_t version;
@@ -189,6 +217,27 @@ struct ul_inode {
 static inline struct ul_fs *UL_FS(const struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/* redirect_dir=on: a directory with a lower moves (recipe 6) */
+static inline bool ul_redirect_create(const struct ul_fs *ufs)
+{
+	return ufs->config.redirect == UL_REDIRECT_ON;
+}
+
+/*
+ * overlayfs's ovl_allow_offline_changes(): without redirect_dir=on or
+ * xino=on, the lower layers may change while the union is unmounted.
+ */
+static inline bool ul_allow_offline_changes(const struct ul_fs *ufs)
+{
+	return !ul_redirect_create(ufs) && ufs->config.xino != UL_XINO_ON;
+}
+
+/* Lookup follows trusted.overlay.redirect (all but redirect_dir=nofollow) */
+static inline bool ul_redirect_follow(const struct ul_fs *ufs)
+{
+	return ufs->config.redirect != UL_REDIRECT_NOFOLLOW;
 }
 
 static inline struct ul_inode *UL_I(const struct inode *inode)

@@ -41,6 +41,11 @@
  *             rename P Qj (rename-whiteouts-dir-p-lower)
  *   existing  lower P. setup: create Q. Cycle: rename P Q
  *             (rename-existing-q), create P (create-over-whiteout)
+ *   movedir   lower A (a directory), M00/x.. Cycle: rename Mj Nj
+ *             (rename-dir: recipe 6, the copy-up with its redirect and
+ *             recipe 3), rename Nj A/Nj (rename-moved-dir: recipe 6, an
+ *             absolute redirect set on the upper directory, a plain
+ *             rename). The union is mounted with redirect_dir=on.
  *
  * Files the workload creates are empty; lower files hold "lower-NAME\n".
  *
@@ -127,18 +132,18 @@ static void cpy(char *dst, size_t n, const char *src)
 enum tclass {
 	TC_RMDIR_WH, TC_MKDIR_WH, TC_RENAME_NEG, TC_RENAME_LOWER_Q,
 	TC_RENAME_WHDIR, TC_RENAME_WHDIR_P, TC_RENAME_EXIST, TC_UNLINK_WH,
-	TC_CREATE_WH, TC_RENAME_OVER_WH,
+	TC_CREATE_WH, TC_RENAME_OVER_WH, TC_RENAME_DIR, TC_RENAME_MOVED_DIR,
 	/* not targeted: the ops that bring a kind back to its start */
 	TC_RENAME_ONTO_WH_P, TC_PLAIN,
 	NR_TC
 };
 
 enum kind { K_CLASSIC, K_RMDIR, K_RENAME, K_UNLINK, K_LOWERQ, K_WHDIR,
-	    K_WHDIRP, K_EXISTING, NR_KINDS };
+	    K_WHDIRP, K_EXISTING, K_MOVEDIR, NR_KINDS };
 
 static const char *const kind_names[NR_KINDS] = {
 	"classic", "rmdir", "rename", "unlink", "lowerq", "whdir", "whdirp",
-	"existing",
+	"existing", "movedir",
 };
 
 static const struct {
@@ -166,6 +171,10 @@ static const struct {
 		"create of a file over a whiteout" },
 	[TC_RENAME_OVER_WH] = { "rename-over-whiteout", K_RENAME,
 		"rename P Q, P needs no whiteout, upper/Q a whiteout" },
+	[TC_RENAME_DIR] = { "rename-dir", K_MOVEDIR,
+		"recipe 6: rename of a lower-only directory (redirect)" },
+	[TC_RENAME_MOVED_DIR] = { "rename-moved-dir", K_MOVEDIR,
+		"recipe 6: a moved directory moved to another parent" },
 	[TC_RENAME_ONTO_WH_P] = { "rename-onto-whiteout-p-lower", NR_KINDS,
 		"recipe 3 (exchange only): P needs a whiteout, upper/Q one" },
 	[TC_PLAIN] = { "plain", NR_KINDS,
@@ -316,6 +325,19 @@ static int kind_op(enum kind kind, unsigned long k, struct op *o)
 		else
 			set_op(o, OC_CREATE, TC_CREATE_WH, "P", NULL);
 		return 1;
+	case K_MOVEDIR:
+		j = c / 2;
+		if (j >= POOL)
+			return 0;
+		pool_name(q, 'N', j, "");
+		if (c % 2 == 0) {
+			pool_name(x, 'M', j, "");
+			set_op(o, OC_RENAME, TC_RENAME_DIR, x, q);
+		} else {
+			snprintf(x, NAME_LEN, "A/N%02lu", j % 100);
+			set_op(o, OC_RENAME, TC_RENAME_MOVED_DIR, q, x);
+		}
+		return 1;
 	default:
 		return 0;
 	}
@@ -454,6 +476,20 @@ static void lower_file(struct state *st, const char *path)
 	st_add(st, path, 'f', d);
 }
 
+/* the pool's directories C00.. of the lower layer, each holding x */
+static void pool_dirs(struct state *st, char c)
+{
+	char p[NAME_LEN];
+	int j;
+
+	for (j = 0; j < POOL; j++) {
+		pool_name(p, c, j, "");
+		st_add(st, p, 'd', "");
+		pool_name(p, c, j, "/x");
+		lower_file(st, p);
+	}
+}
+
 /* the lower layer's entries of KIND's directory, sorted */
 static void fixture(enum kind kind, struct state *st)
 {
@@ -485,15 +521,14 @@ static void fixture(enum kind kind, struct state *st)
 		st_add(st, "P", 'd', "");
 		/* fall through */
 	case K_WHDIR:
-		for (j = 0; j < POOL; j++) {
-			pool_name(p, 'Q', j, "");
-			st_add(st, p, 'd', "");
-			pool_name(p, 'Q', j, "/x");
-			lower_file(st, p);
-		}
+		pool_dirs(st, 'Q');
 		break;
 	case K_EXISTING:
 		lower_file(st, "P");
+		break;
+	case K_MOVEDIR:
+		st_add(st, "A", 'd', "");
+		pool_dirs(st, 'M');
 		break;
 	default:
 		break;

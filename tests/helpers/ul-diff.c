@@ -85,7 +85,9 @@
  * -x (a run with -x), each trial's tree gets the inode flags of "flags"
  * and the uppers' compare is that of cmp -x, and the script asks
  * ul_diff_case for them ("flags"). Only a run from fresh layers can be
- * minimized, not one after a change of the layers.
+ * minimized, not one after a change of the layers. Both unions get the
+ * mount options in the environment variable DIFF_OPTS, if set (as
+ * tests/lib/diff.sh mounts them).
  *
  * Output (standard output, deterministic for a given SEED and behaviour):
  *
@@ -1093,10 +1095,11 @@ static const char *lower_top;
 /* differences of the table in docs/overlayfs.md met, not counted */
 static unsigned long intended;
 
-/* @x without its trusted.overlay.opaque entry */
-static void without_opaque(const char *x, char *out, size_t size)
+/* @x without its @name entry ("NAME=hash ") */
+static void without_xattr(const char *x, const char *name, char *out,
+			  size_t size)
 {
-	const char *o = strstr(x, "trusted.overlay.opaque=");
+	const char *o = strstr(x, name);
 	const char *end = o ? strchr(o, ' ') : NULL;
 
 	if (!o || !end)
@@ -1105,26 +1108,53 @@ static void without_opaque(const char *x, char *out, size_t size)
 		snprintf(out, size, "%.*s%s", (int)(o - x), x, end + 1);
 }
 
+/* the top of the tree A being compared */
+static const char *top_a;
+
 /*
- * An intended difference (docs/overlayfs.md): an upper directory with an
- * opaque mark on one side only, where the lower layer has no directory
- * at its path, so that the mark hides nothing. overlayfs marks the
- * directory it moves before the rename, and leaves the mark when the
- * rename then fails (a non-empty target); unionlite's failed rename
- * changes nothing.
+ * Intended differences (docs/overlayfs.md) in an upper directory's
+ * xattrs, where the directory is on both sides:
+ *  - an opaque mark on one side only, where the lower layer has no
+ *    directory at its path, so that the mark hides nothing;
+ *  - a redirect on A (overlayfs) only that names the directory's own
+ *    path or name, so that it changes nothing.
+ * overlayfs marks or redirects the directory it moves before the rename
+ * and leaves that when the rename then fails (a non-empty target);
+ * unionlite's failed rename changes nothing.
  */
-static int opaque_hides_nothing(const struct obj *x, const struct obj *y)
+static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 {
 	char a[sizeof(x->xattrs)], b[sizeof(y->xattrs)], p[PATH_MAX];
+	char t[sizeof(x->xattrs)], v[PATH_MAX];
+	const char *name;
 	struct stat st;
+	ssize_t len;
 
 	if (!walk_upper || !lower_top || !S_ISDIR(x->st.st_mode))
 		return 0;
-	without_opaque(x->xattrs, a, sizeof(a));
-	without_opaque(y->xattrs, b, sizeof(b));
+	without_xattr(x->xattrs, "trusted.overlay.opaque=", t, sizeof(t));
+	without_xattr(y->xattrs, "trusted.overlay.opaque=", b, sizeof(b));
+	if (strcmp(t, x->xattrs) || strcmp(b, y->xattrs)) {
+		/* an opaque mark that hides nothing */
+		if (!at(lower_top, x->path, p) && !lstat(p, &st) &&
+		    S_ISDIR(st.st_mode))
+			return 0;
+	}
+	without_xattr(t, "trusted.overlay.redirect=", a, sizeof(a));
+	if (strcmp(a, t)) {
+		/* a redirect on A only, to where the directory is */
+		if (strstr(b, "trusted.overlay.redirect=") || at(top_a, x->path, p))
+			return 0;
+		len = getxattr(p, "trusted.overlay.redirect", v, sizeof(v) - 1);
+		if (len <= 0)
+			return 0;
+		v[len] = 0;
+		name = strrchr(x->path, '/');
+		name = name ? name + 1 : x->path;
+		if (strcmp(v, name) && (v[0] != '/' || strcmp(v + 1, x->path)))
+			return 0;
+	}
 	if (strcmp(a, b))
-		return 0;
-	if (!at(lower_top, x->path, p) && !lstat(p, &st) && S_ISDIR(st.st_mode))
 		return 0;
 	intended++;
 	return 1;
@@ -1172,7 +1202,7 @@ static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 		       major(y->st.st_rdev), minor(y->st.st_rdev));
 	else if (x->hash != y->hash)
 		report("%s: %s: content differs", w, x->path);
-	else if (strcmp(x->xattrs, y->xattrs) && !opaque_hides_nothing(x, y))
+	else if (strcmp(x->xattrs, y->xattrs) && !xattr_changes_nothing(x, y))
 		report("%s: %s: xattrs A=[%s] B=[%s]", w, x->path, x->xattrs, y->xattrs);
 	else if (strcmp(x->target, y->target))
 		report("%s: %s: link target A=%s B=%s", w, x->path, x->target, y->target);
@@ -1198,6 +1228,7 @@ static void compare_trees(const char *a, const char *b, const char *w)
 {
 	int i, j;
 
+	top_a = a;
 	walk_tree(a, &ta);
 	walk_tree(b, &tb);
 	if (ta.overflow || tb.overflow)
@@ -1526,14 +1557,17 @@ static unsigned long m_trials;
 
 static int m_mount(const char *fs, const char *mnt, const char *up, const char *work)
 {
+	const char *extra = getenv("DIFF_OPTS");
 	char opts[4 * PATH_MAX], lower[2 * PATH_MAX];
 
+	if (!extra)
+		extra = "";
 	if (m_lower)
 		snprintf(lower, sizeof(lower), "%s", m_lower);
 	else
 		snprintf(lower, sizeof(lower), "%s/l", m_dir);
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/%s,workdir=%s/%s",
-		 lower, m_dir, up, m_dir, work);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/%s,workdir=%s/%s%s%s",
+		 lower, m_dir, up, m_dir, work, *extra ? "," : "", extra);
 	if (mount("none", mnt, fs, 0, opts)) {
 		fprintf(stderr, "ul-diff: mount -t %s %s: %s\n", fs, opts, strerror(errno));
 		exit(2);

@@ -16,8 +16,8 @@
  * rename-over-whiteout-dir: directories bBBB/dDD holding a file x;
  * rename-whiteout: files bBBB/pDD ("lower-p") and bBBB/qDD ("lower-q");
  * rename-over-whiteout-dir-p-lower: directories bBBB/dDD and bBBB/pDD,
- * each holding a file x. Files of one kind in a bucket are hard links
- * of one inode.
+ * each holding a file x; rename-dir: directories bBBB/mDD holding a file
+ * x. Files of one kind in a bucket are hard links of one inode.
  *
  * Recipes (R), each a loop of N transitions through the union MNT; the
  * writer first primes the state (through the union) so that the upper
@@ -42,6 +42,9 @@
  *                    bB/pk, mkdir bB/pk, create bB/pk/u (pk: an opaque
  *                    upper dir over a lower one); rename bB/pk onto
  *                    bB/dk (recipe 4, then recipe 5).
+ *   rename-dir       for each k: rename bB/mk to bB/nk (recipe 6: a
+ *                    lower-only directory moved; the union is mounted
+ *                    with redirect_dir=on).
  *
  * --naive does the same transitions directly on UPPER, the way a broken
  * union would: each in several steps (rmdir then mknod the whiteout,
@@ -79,7 +82,15 @@
  *   union-error            a union call failed other than ENOENT/ENOTDIR
  *   upper-error            an upper call failed other than ENOENT/ENOTDIR
  *   union-absent           a union name that exists before and after the
- *                          transition (qk, dk) is missing
+ *                          transition (qk, dk) is missing; rename-dir:
+ *                          neither mk nor nk shows (mk read first), or nk
+ *                          shows without its x
+ *   upper-no-redirect      rename-dir: upper nk is a directory without
+ *                          trusted.overlay.redirect (the union would show
+ *                          it empty)
+ *
+ * rename-dir's "both names" (nk read first, then mk shows) counts as
+ * lower-content-visible, and nk/.. that is not bB as union-wrong-type.
  *
  * Output. Standard output is deterministic when nothing is found:
  *
@@ -129,6 +140,7 @@
 #include <unistd.h>
 
 #define OPAQUE_XATTR	"trusted.overlay.opaque"
+#define REDIRECT_XATTR	"trusted.overlay.redirect"
 #define BUCKET		100
 #define MAX_OBS		16
 #define MAX_NAMES	512
@@ -145,19 +157,20 @@ enum recipe {
 	R_RENAME_WH_DIR,
 	R_RENAME_WHITEOUT,
 	R_RENAME_WH_DIR_P_LOWER,
+	R_RENAME_DIR,
 	NR_RECIPES,
 };
 
 static const char *const recipe_names[NR_RECIPES] = {
 	"rmdir-mkdir", "rename", "unlink-create", "rename-over-whiteout-dir",
-	"rename-whiteout", "rename-over-whiteout-dir-p-lower",
+	"rename-whiteout", "rename-over-whiteout-dir-p-lower", "rename-dir",
 };
 
 /* recipes with one set of lower names per transition, in buckets */
 static int per_transition(int r)
 {
 	return r == R_RENAME_WH_DIR || r == R_RENAME_WHITEOUT ||
-	       r == R_RENAME_WH_DIR_P_LOWER;
+	       r == R_RENAME_WH_DIR_P_LOWER || r == R_RENAME_DIR;
 }
 
 enum kind {
@@ -170,6 +183,7 @@ enum kind {
 	V_UNION_ERRNO,
 	V_UPPER_ERRNO,
 	V_UNION_ABSENT,
+	V_UPPER_NO_REDIRECT,
 	NR_KINDS,
 };
 
@@ -177,6 +191,7 @@ static const char *const kind_names[NR_KINDS] = {
 	"upper-absent", "upper-wrong-type", "upper-not-opaque",
 	"lower-content-visible", "duplicate-readdir-name",
 	"union-wrong-type", "union-error", "upper-error", "union-absent",
+	"upper-no-redirect",
 };
 
 enum role { ROLE_UPPER, ROLE_UNION, ROLE_BOTH };
@@ -473,6 +488,27 @@ static int step_wh_dir_p_lower(unsigned long k)
 	       wop(mkwhiteout(p), "mknod %s", p);
 }
 
+/*
+ * rename-dir, transition k: rename(mK, nK) of a lower-only directory
+ * holding x (recipe 6). By hand (--naive): a directory at nK, its
+ * redirect, then the whiteout at mK, each a visible step.
+ */
+static int step_rename_dir(unsigned long k)
+{
+	char b[PATH_MAX], m[PATH_MAX], n[PATH_MAX], v[16];
+
+	if (step_names(b, m, n, "n%02lu", k))
+		return -1;
+	pth(m, b, "m%02lu", k % BUCKET);
+	set_primed(k);
+	if (!opt_naive)
+		return wop(rename(m, n), "rename %s %s", rel(m), rel(n));
+	snprintf(v, sizeof(v), "m%02lu", k % BUCKET);
+	return wop(mkdir(n, 0755), "mkdir %s", n) ||
+	       wop(setxattr(n, REDIRECT_XATTR, v, strlen(v), 0), "setxattr %s", n) ||
+	       wop(mkwhiteout(m), "mknod %s", m);
+}
+
 /* step(i): transition i of the recipe */
 static int step(unsigned long i)
 {
@@ -549,6 +585,8 @@ static int step(unsigned long i)
 		return step_rename_whiteout(k);
 	case R_RENAME_WH_DIR_P_LOWER:
 		return step_wh_dir_p_lower(k);
+	case R_RENAME_DIR:
+		return step_rename_dir(k);
 	}
 	return 0;
 }
@@ -758,6 +796,26 @@ static long cur_bucket(char *b, const char *base)
 	return (primed - 1) % BUCKET;
 }
 
+/*
+ * rename-dir: is the upper name a directory with a redirect (the moved
+ * directory)? A directory there without one is a violation.
+ */
+static int up_redirected(const char *path)
+{
+	struct stat st;
+	char v[PATH_MAX];
+
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	if (getxattr(path, REDIRECT_XATTR, v, sizeof(v)) > 0)
+		return 1;
+	if (errno == ENOENT)
+		return 0;	/* gone since */
+	viol(V_UPPER_NO_REDIRECT, "upper %s: a directory without redirect",
+	     rel(path));
+	return 0;
+}
+
 static void obs_upper_per_transition(void)
 {
 	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
@@ -777,6 +835,15 @@ static void obs_upper_per_transition(void)
 	case R_RENAME_WH_DIR_P_LOWER:
 		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, 0);
 		up_check(pth(p, b, "p%02ld", k), S_IFDIR, x_content, 1, UP_WHITEOUT);
+		break;
+	case R_RENAME_DIR:
+		/* nK first: once it holds the moved directory, mK is a whiteout */
+		if (up_redirected(pth(q, b, "n%02ld", k)))
+			up_check(pth(p, b, "m%02ld", k), S_IFCHR, NULL, 0,
+				 UP_WHITEOUT);
+		else
+			up_check(pth(p, b, "m%02ld", k), S_IFDIR, NULL, 0,
+				 UP_ABSENT | UP_WHITEOUT);
 		break;
 	}
 }
@@ -814,6 +881,37 @@ static void un_read(const char *path, char *buf, size_t size)
 	if (n > 0)
 		buf[n] = 0;
 	close(fd);
+}
+
+/*
+ * rename-dir, transition k in bucket b: mK moves to nK. Never both
+ * names (nK read first, then mK), never neither (mK read first, then
+ * nK); nK shows x and its ".." is b throughout.
+ */
+static void un_rename_dir(const char *b, long k)
+{
+	char m[PATH_MAX], n[PATH_MAX], x[PATH_MAX];
+	struct stat st, sb;
+
+	pth(m, b, "m%02ld", k);
+	pth(n, b, "n%02ld", k);
+	if (!lstat(n, &st)) {
+		if (!lstat(m, &st))
+			viol(V_LOWER_VISIBLE, "union %s: visible after %s showed",
+			     rel(m), rel(n));
+	} else if (errno != ENOENT) {
+		viol(V_UNION_ERRNO, "union lstat %s: %s", rel(n), strerror(errno));
+	}
+	if (lstat(m, &st) && errno == ENOENT && lstat(n, &st) && errno == ENOENT)
+		viol(V_UNION_ABSENT, "union %s and %s: both absent", rel(m), rel(n));
+	if (lstat(n, &st))
+		return;
+	if (lstat(pth(x, n, "x"), &st))
+		viol(V_UNION_ABSENT, "union %s: absent in the moved directory",
+		     rel(x));
+	if (!stat(pth(x, n, ".."), &st) && !stat(b, &sb) &&
+	    (st.st_ino != sb.st_ino || st.st_dev != sb.st_dev))
+		viol(V_UNION_TYPE, "union %s/..: not %s", rel(n), rel(b));
 }
 
 static void obs_union_per_transition(void)
@@ -854,6 +952,9 @@ static void obs_union_per_transition(void)
 			viol(V_LOWER_VISIBLE, "union %s: visible after %s/u showed",
 			     rel(p), rel(q));
 		un_gone(pth(x, p, "x"));
+		break;
+	case R_RENAME_DIR:
+		un_rename_dir(b, k);
 		break;
 	}
 	un_readdir(b, NULL, 0);
@@ -1023,6 +1124,11 @@ static int prepare_per_transition(int r)
 			    prep_linked(pth(x, n, "x"), first_a, "lower-x\n"))
 				return -1;
 			break;
+		case R_RENAME_DIR:
+			if (prep_dir(pth(n, b, "m%02lu", i)) ||
+			    prep_linked(pth(x, n, "x"), first_a, "lower-x\n"))
+				return -1;
+			break;
 		}
 	}
 	return 0;
@@ -1058,7 +1164,7 @@ static void usage(void)
 		"               [--until-caught]\n"
 		"       ul-race --naive --upper UPPER --lower LOWER --recipe R ...\n"
 		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir |\n"
-		"   rename-whiteout | rename-over-whiteout-dir-p-lower\n");
+		"   rename-whiteout | rename-over-whiteout-dir-p-lower | rename-dir\n");
 	exit(2);
 }
 
@@ -1167,6 +1273,8 @@ int main(int argc, char **argv)
 	    lstat(pth(b, lo_r, "b%03lu/d%02lu", (opt_count - 1) / BUCKET,
 		      (opt_count - 1) % BUCKET), &st) &&
 	    lstat(pth(b, lo_r, "b%03lu/p%02lu", (opt_count - 1) / BUCKET,
+		      (opt_count - 1) % BUCKET), &st) &&
+	    lstat(pth(b, lo_r, "b%03lu/m%02lu", (opt_count - 1) / BUCKET,
 		      (opt_count - 1) % BUCKET), &st)) {
 		printf("%s: error: lower %s: %s (prepared for fewer transitions)\n",
 		       rn, b, strerror(errno));

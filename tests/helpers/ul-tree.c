@@ -9,7 +9,7 @@
  * as "find . -mindepth 1 | sort" sorts them (byte order of "./PATH"),
  * without inode numbers, sizes of directories or times:
  *
- *   PATH: dir (MODE UID:GID)[ opaque=VALUE]
+ *   PATH: dir (MODE UID:GID)[ opaque=VALUE][ redirect=REDIRECT]
  *   PATH: file (MODE UID:GID) size=N 'CONTENT'
  *   PATH: symlink -> TARGET (MODE UID:GID)
  *   PATH: WHITEOUT                      (a character device 0/0)
@@ -19,6 +19,7 @@
  *   PATH: socket (MODE UID:GID)
  *
  * MODE is ls's form (stat %A), VALUE the trusted.overlay.opaque xattr,
+ * REDIRECT the trusted.overlay.redirect one,
  * CONTENT the file's bytes without NUL bytes and trailing newlines (as
  * the shell's $(cat FILE) gives them). The shell version forked three to five
  * processes per object; under the debug kernel a fork and exec costs
@@ -184,7 +185,11 @@ static void show(const char *top, const char *rel)
 	case S_IFDIR:
 		len = getxattr(p, "trusted.overlay.opaque", buf, sizeof(buf) - 1);
 		buf[len < 0 ? 0 : len] = '\0';
-		printf("%s: dir (%s)%s%s\n", n, o, len > 0 ? " opaque=" : "", buf);
+		printf("%s: dir (%s)%s%s", n, o, len > 0 ? " opaque=" : "", buf);
+		len = getxattr(p, "trusted.overlay.redirect", buf,
+			       sizeof(buf) - 1);
+		buf[len < 0 ? 0 : len] = '\0';
+		printf("%s%s\n", len > 0 ? " redirect=" : "", buf);
 		break;
 	case S_IFCHR:
 		if (!major(st.st_rdev) && !minor(st.st_rdev))

@@ -60,13 +60,14 @@ crash_disks() {
 }
 
 # crash_union: the union at $CRASH_MNT (unionlite: the module is loaded
-# first, with $CRASH_PARAMS)
+# first, with $CRASH_PARAMS), with redirect_dir=on (the movedir kind moves
+# lower directories: recipe 6)
 crash_union() {
 	if [ "${CRASH_FS:-overlay}" = unionlite ] && ! grep -qw unionlite /proc/filesystems; then
 		# shellcheck disable=SC2086
 		insmod /lib/modules/unionlite.ko $CRASH_PARAMS || return 1
 	fi
-	mount -t "${CRASH_FS:-overlay}" -o "lowerdir=$CRASH_LOWER,upperdir=$CRASH_UPPER,workdir=$CRASH_WORK" \
+	mount -t "${CRASH_FS:-overlay}" -o "lowerdir=$CRASH_LOWER,upperdir=$CRASH_UPPER,workdir=$CRASH_WORK,redirect_dir=on" \
 		none $CRASH_MNT
 }
 

@@ -59,10 +59,12 @@ ul_diff_run() {
 }
 
 # ul_diff_mount FS UPPER WORK MNT [LOWER]: FS over LOWER, a lowerdir=
-# value (default the seed's lower tree $L)
+# value (default the seed's lower tree $L), with the options $DIFF_OPTS
+# (both unions: e.g. redirect_dir=on, under which ul-diff's renames of
+# directories move them)
 ul_diff_mount() {
 	mkdir -p "$3"
-	mount -t $1 -o lowerdir=${5:-$L},upperdir=$2,workdir=$3 none $4
+	mount -t $1 -o lowerdir=${5:-$L},upperdir=$2,workdir=$3${DIFF_OPTS:+,$DIFF_OPTS} none $4
 }
 
 # ul_diff_lower DIR SEED LAYERS: the lower layer(s) of SEED in DIR, one
@@ -203,6 +205,7 @@ ul_diff_seed() {
 	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers= x=
 	ua=$d/ua$s ub=$d/ub$s
 	[ "$DIFF_EXTRA" = 1 ] && x=-x
+	export DIFF_OPTS	# for ul-diff min
 	mkdir -p $ua $ub /mnt/a /mnt/b
 	ul_diff_lower $d/l$s $s "${DIFF_LAYERS:-1}" || return 1
 	LA=$L LB=$L

@@ -9,7 +9,7 @@ RACE_UPPER=$UL_EXT4/upper
 RACE_WORK=$UL_EXT4/work
 RACE_MNT=/mnt/union
 RACE_RECIPES="rmdir-mkdir rename unlink-create rename-over-whiteout-dir
-rename-whiteout rename-over-whiteout-dir-p-lower"
+rename-whiteout rename-over-whiteout-dir-p-lower rename-dir"
 RACE_OBSERVERS=3
 RACE_TIMEOUT=600
 
@@ -21,9 +21,10 @@ race_layers() {
 	ul-race --prepare --lower $RACE_LOWER --count "$1"
 }
 
-# race_mount TYPE: the union of the layers at $RACE_MNT (overlay, unionlite)
+# race_mount TYPE: the union of the layers at $RACE_MNT (overlay, unionlite),
+# with redirect_dir=on (rename-dir moves lower directories: recipe 6)
 race_mount() {
-	mount -t "$1" -o "lowerdir=$RACE_LOWER,upperdir=$RACE_UPPER,workdir=$RACE_WORK" \
+	mount -t "$1" -o "lowerdir=$RACE_LOWER,upperdir=$RACE_UPPER,workdir=$RACE_WORK,redirect_dir=on" \
 		none $RACE_MNT
 }
 

@@ -49,6 +49,21 @@ rc_setup() {
 		echo lp >$L/P; echo lq >$L/Q ;;
 	rename-lower-dir)	# a directory that exists in lower: EXDEV
 		mkdir $L/P; echo l >$L/P/x ;;
+	# recipe 6 (redirect_dir=on)
+	dir-merged)	# P merged (in upper already): renamed in its parent
+		mkdir $L/P $U/P; echo l >$L/P/x; echo u >$U/P/y ;;
+	dir-lower)	# P lower-only, moved into lower-only e (copied up first)
+		mkdir -p $L/P $L/e; echo l >$L/P/x ;;
+	dir-onto-whiteout)	# P lower-only, upper/Q a whiteout over lower Q
+		mkdir $L/P $L/Q; echo l >$L/P/x; echo q >$L/Q/q; mknod $U/Q c 0 0 ;;
+	dir-over-whiteouts)	# P lower-only, Q merged and empty (whiteouts)
+		mkdir $L/P $L/Q $U/Q; echo l >$L/P/x; echo q >$L/Q/q
+		mknod $U/Q/q c 0 0 ;;
+	dir-moved)	# P moved before (its redirect holds in its parent)
+		mkdir $L/O $U/P; echo l >$L/O/x; mknod $U/O c 0 0
+		setfattr -n trusted.overlay.redirect -v O $U/P ;;
+	dir-exchange)	# RENAME_EXCHANGE of lower-only P and e/E
+		mkdir -p $L/P $L/e/E; echo p >$L/P/p; echo e >$L/e/E/e ;;
 	esac
 }
 
@@ -66,6 +81,9 @@ rc_op() {
 	exchange)			ul-union-sys rename -x P Q ;;
 	rename-lower-dir)		ul-union-sys rename P Q ;;
 	rename-into-lower-dir)		ul-union-sys rename P e/x ;;
+	dir-lower)			ul-union-sys rename P e/Q ;;
+	dir-exchange)			ul-union-sys rename -x P e/E ;;
+	dir-*)				ul-union-sys rename P Q ;;
 	rename-*)			ul-union-sys rename P Q ;;
 	esac
 }

@@ -31,9 +31,10 @@ ul_fresh() {
 	ul_layers "$1"
 }
 
-# ul_mount BASE: the union of BASE/lower and BASE/upper at $UL_MNT
+# ul_mount BASE: the union of BASE/lower and BASE/upper at $UL_MNT, with
+# the options in $UL_OPTS added when set
 ul_mount() {
-	mount -t unionlite -o "lowerdir=$1/lower,upperdir=$1/upper,workdir=$1/work" none $UL_MNT
+	mount -t unionlite -o "lowerdir=$1/lower,upperdir=$1/upper,workdir=$1/work${UL_OPTS:+,$UL_OPTS}" none $UL_MNT
 }
 
 ul_umount() {

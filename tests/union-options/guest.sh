@@ -5,6 +5,10 @@
 # hold a comma, a colon and a backslash, read a file through the union,
 # print the options /proc/mounts shows (decoded as getmntent() and
 # findmnt decode them), unmount and mount again with exactly those.
+# Then overlayfs's other option names as container runtimes pass them
+# (index=off, metacopy=off, nfs_export=off, xino=on|auto, redirect_dir=)
+# on both, and what unionlite does not implement (index=on...), refused
+# by name.
 . /tests/union-lib/union.sh
 ul_load || exit 1
 ul_mount_disks || exit 1
@@ -43,5 +47,29 @@ for fs in unionlite overlay; do
 	attempt $fs "$opts" || { [ $fs = overlay ] || rc=1; continue; }
 	echo "\$ mount again with what was shown"
 	attempt $fs "$SHOWN" || { [ $fs = overlay ] || rc=1; }
+done
+# overlayfs's option names, on both: shown as overlayfs shows them
+B=$UL_EXT4/n
+rm -rf $B && mkdir -p $B/lower $B/upper $B/work && echo lower >$B/lower/f
+base="lowerdir=$B/lower,upperdir=$B/upper,workdir=$B/work"
+rm -rf $UL_EXT2/n && mkdir -p $UL_EXT2/n && echo lower >$UL_EXT2/n/f
+base2="lowerdir=$UL_EXT2/n,upperdir=$B/upper,workdir=$B/work"
+names() {
+	local o
+	for o in index=off,metacopy=off,nfs_export=off,xino=on,redirect_dir=on \
+		 xino=auto redirect_dir=off redirect_dir=follow \
+		 redirect_dir=nofollow,index=off; do
+		echo "\$ mount -o B,$o"
+		attempt $1 "$base,$o"
+		echo "lowerdir on another filesystem:"
+		attempt $1 "$base2,$o"
+	done
+}
+echo "### overlayfs's option names"
+ul_against_overlay names || rc=1
+echo "### unionlite only"
+for o in index=on metacopy=on nfs_export=on xino=off redirect_dir=yes; do
+	echo "\$ mount -o B,$o"
+	attempt unionlite "$base,$o" && rc=1
 done
 ul_finish $rc

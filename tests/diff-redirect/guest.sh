@@ -1,0 +1,19 @@
+# The differential test of diff-overlayfs and diff-multilower with both
+# unions mounted with redirect_dir=on: ul-diff's renames of directories
+# that exist in a lower layer move them (recipe 6 on unionlite,
+# ovl_set_redirect() on overlayfs) instead of failing with EXDEV on
+# both; the results, the trees and then the two uppers read by each
+# union must match, over one lower layer and over three (whose middle
+# one holds whiteouts and opaque directories). One line per seed;
+# make fuzz REDIRECT=1 runs more.
+. /tests/lib/diff.sh
+DIFF_OPTS=redirect_dir=on
+DIFF_OPS=1000
+[ "$UL_VARIANT" = debug ] && DIFF_OPS=300
+rc=0
+echo "## one lower layer"
+ul_diff_run $DIFF_OPS 11 12 13 || rc=1
+echo "## three lower layers"
+DIFF_LAYERS=3
+ul_diff_run $DIFF_OPS 14 15 || rc=1
+exit $rc
