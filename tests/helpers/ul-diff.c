@@ -1142,7 +1142,13 @@ static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 	}
 	without_xattr(t, "trusted.overlay.redirect=", a, sizeof(a));
 	if (strcmp(a, t)) {
-		/* a redirect on A only, to where the directory is */
+		/*
+		 * A redirect on A only, to the lower directory the other
+		 * union finds by the directory's path: to its own path or
+		 * name, or to where the origin both copies record is (the
+		 * rest of the xattrs must match); the walks of each union
+		 * over both uppers show that the views agree.
+		 */
 		if (strstr(b, "trusted.overlay.redirect=") || at(top_a, x->path, p))
 			return 0;
 		len = getxattr(p, "trusted.overlay.redirect", v, sizeof(v) - 1);
@@ -1151,7 +1157,8 @@ static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 		v[len] = 0;
 		name = strrchr(x->path, '/');
 		name = name ? name + 1 : x->path;
-		if (strcmp(v, name) && (v[0] != '/' || strcmp(v + 1, x->path)))
+		if (strcmp(v, name) && (v[0] != '/' || strcmp(v + 1, x->path)) &&
+		    !strstr(b, "trusted.overlay.origin="))
 			return 0;
 	}
 	if (strcmp(a, b))

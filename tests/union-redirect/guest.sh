@@ -6,7 +6,8 @@
 # same layers under the other union (an upper written by unionlite read
 # by overlayfs, and the other way round). Then: the default
 # (redirect_dir=off: EXDEV), nofollow over a redirect (EPERM), follow,
-# malformed redirects, metacopy files, redirects in lower layers
+# redirect_max (EXDEV before any change), malformed redirects, metacopy
+# files, redirects in lower layers
 # (relative, absolute, past an opaque ancestor) over three layers.
 . /tests/union-lib/union.sh
 ul_start || exit 1
@@ -125,6 +126,15 @@ s_default() {	# without redirect_dir=on: EXDEV; redirects still followed
 	done
 }
 
+s_long() {	# redirect_max (both modules' parameter) 6: a longer one is EXDEV
+	mkdir -p $L/dir1/P $L/d2 $L/Q; echo p >$L/dir1/P/p
+	for m in unionlite overlay; do echo 6 >/sys/module/$m/parameters/redirect_max; done
+	on $1 || return 1
+	mvd dir1/P d2/P; mvd Q d2/Q; mvd dir1/P dir1/R
+	for m in unionlite overlay; do echo 256 >/sys/module/$m/parameters/redirect_max; done
+	view $1; umount $UL_MNT
+}
+
 s_bad() {	# malformed redirects and metacopy files in upper
 	mkdir -p $L/P $U/a $U/b $U/c $L/m; echo p >$L/P/p; echo l >$L/f; echo u >$U/f; echo u >$U/g
 	setfattr -n trusted.overlay.redirect -v P/x $U/a
@@ -166,7 +176,7 @@ scenario() {
 	echo "upper:"; ul_tree $U | ul_mask_origin | sed 's/^/  /'
 }
 
-for s in inplace move parent exchange over emptied inside default bad lowers; do
+for s in inplace move parent exchange over emptied inside default long bad lowers; do
 	ul_against_overlay scenario $s || rc=1
 	ul_fsck_disk $B $s || rc=1
 done
