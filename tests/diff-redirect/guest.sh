@@ -8,12 +8,14 @@
 # make fuzz REDIRECT=1 runs more.
 . /tests/lib/diff.sh
 DIFF_OPTS=redirect_dir=on
-DIFF_OPS=1000
-[ "$UL_VARIANT" = debug ] && DIFF_OPS=300
+DIFF_OPS=1000 ONE="11 12 13" THREE="14 15"
+[ "$UL_VARIANT" = debug ] && DIFF_OPS=300 ONE=11 THREE=14
 rc=0
 echo "## one lower layer"
-ul_diff_run $DIFF_OPS 11 12 13 || rc=1
+# shellcheck disable=SC2086
+ul_diff_run $DIFF_OPS $ONE || rc=1
 echo "## three lower layers"
 DIFF_LAYERS=3
-ul_diff_run $DIFF_OPS 14 15 || rc=1
+# shellcheck disable=SC2086
+ul_diff_run $DIFF_OPS $THREE || rc=1
 exit $rc

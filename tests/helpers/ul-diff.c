@@ -1117,15 +1117,17 @@ static const char *top_a;
  *  - an opaque mark on one side only, where the lower layer has no
  *    directory at its path, so that the mark hides nothing;
  *  - a redirect on A (overlayfs) only that names the directory's own
- *    path or name, so that it changes nothing.
+ *    path or name, or redirects that differ on copies of one origin.
  * overlayfs marks or redirects the directory it moves before the rename
  * and leaves that when the rename then fails (a non-empty target);
- * unionlite's failed rename changes nothing.
+ * unionlite's failed rename changes nothing. An absolute redirect left
+ * so holds when the directory later moves within its parent, where
+ * unionlite writes the directory's name.
  */
 static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 {
 	char a[sizeof(x->xattrs)], b[sizeof(y->xattrs)], p[PATH_MAX];
-	char t[sizeof(x->xattrs)], v[PATH_MAX];
+	char t[sizeof(x->xattrs)], u[sizeof(y->xattrs)], v[PATH_MAX];
 	const char *name;
 	struct stat st;
 	ssize_t len;
@@ -1133,23 +1135,26 @@ static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 	if (!walk_upper || !lower_top || !S_ISDIR(x->st.st_mode))
 		return 0;
 	without_xattr(x->xattrs, "trusted.overlay.opaque=", t, sizeof(t));
-	without_xattr(y->xattrs, "trusted.overlay.opaque=", b, sizeof(b));
-	if (strcmp(t, x->xattrs) || strcmp(b, y->xattrs)) {
+	without_xattr(y->xattrs, "trusted.overlay.opaque=", u, sizeof(u));
+	if (strcmp(t, x->xattrs) || strcmp(u, y->xattrs)) {
 		/* an opaque mark that hides nothing */
 		if (!at(lower_top, x->path, p) && !lstat(p, &st) &&
 		    S_ISDIR(st.st_mode))
 			return 0;
 	}
 	without_xattr(t, "trusted.overlay.redirect=", a, sizeof(a));
-	if (strcmp(a, t)) {
+	without_xattr(u, "trusted.overlay.redirect=", b, sizeof(b));
+	if (strcmp(a, b))
+		return 0;
+	if (strcmp(t, u) && !strstr(b, "trusted.overlay.origin=")) {
 		/*
-		 * A redirect on A only, to the lower directory the other
-		 * union finds by the directory's path: to its own path or
-		 * name, or to where the origin both copies record is (the
-		 * rest of the xattrs must match); the walks of each union
-		 * over both uppers show that the views agree.
+		 * The redirects differ and the copies record no origin: only
+		 * a redirect on A alone, to the directory's own path or name.
+		 * With the same origin on both, redirects that differ name
+		 * the same lower directory (the walks of each union over
+		 * both uppers show that the views agree).
 		 */
-		if (strstr(b, "trusted.overlay.redirect=") || at(top_a, x->path, p))
+		if (strcmp(u, b) || at(top_a, x->path, p))
 			return 0;
 		len = getxattr(p, "trusted.overlay.redirect", v, sizeof(v) - 1);
 		if (len <= 0)
@@ -1157,12 +1162,9 @@ static int xattr_changes_nothing(const struct obj *x, const struct obj *y)
 		v[len] = 0;
 		name = strrchr(x->path, '/');
 		name = name ? name + 1 : x->path;
-		if (strcmp(v, name) && (v[0] != '/' || strcmp(v + 1, x->path)) &&
-		    !strstr(b, "trusted.overlay.origin="))
+		if (strcmp(v, name) && (v[0] != '/' || strcmp(v + 1, x->path)))
 			return 0;
 	}
-	if (strcmp(a, b))
-		return 0;
 	intended++;
 	return 1;
 }
