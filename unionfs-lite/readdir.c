@@ -33,9 +33,10 @@
  * Every d_ino is the union's inode number of the entry (ino.c): a lower
  * entry's is mapped from the lower d_ino, an upper entry's from the upper
  * d_ino, except for the entries whose number is not their upper inode's:
- * a merged subdirectory (looked up in upper to see whether it is opaque)
- * and, in a directory marked impure, a copied-up non-directory (looked
- * up in upper for its origin).
+ * a merged subdirectory and, in a directory marked impure, any
+ * subdirectory (both looked up through the layers as lookup does, for
+ * the redirect a moved one follows: ul_dir_entry_ino()) and a copied-up
+ * non-directory (looked up in upper for its origin).
  */
 
 #include <linux/file.h>
