@@ -15,6 +15,11 @@
 /* Real inode flags the VFS must see on the union inode too. */
 #define UL_COPY_I_FLAGS	(S_SYNC | S_APPEND | S_IMMUTABLE)
 
+static unsigned int ul_fail_redirect;
+module_param_named(fail_redirect, ul_fail_redirect, uint, 0644);
+MODULE_PARM_DESC(fail_redirect,
+		 "test only: the Nth redirect written from now fails with EIO (the rename: EXDEV); 0: none");
+
 static unsigned int ul_fail_inode;
 module_param_named(fail_inode, ul_fail_inode, uint, 0644);
 MODULE_PARM_DESC(fail_inode,
@@ -130,7 +135,8 @@ char *ul_write_redirect(struct ul_fs *ufs, struct dentry *upper,
 	copy = kstrdup(redirect, GFP_KERNEL);
 	if (!copy)
 		return ERR_PTR(-ENOMEM);
-	err = ul_do_setxattr(ufs, upper, UL_XATTR_REDIRECT, redirect,
+	err = ul_inject_fault(&ul_fail_redirect) ? -EIO :
+	      ul_do_setxattr(ufs, upper, UL_XATTR_REDIRECT, redirect,
 			     strlen(redirect), 0);
 	if (err) {
 		kfree(copy);

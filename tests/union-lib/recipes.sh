@@ -62,6 +62,10 @@ rc_setup() {
 	dir-moved)	# P moved before (its redirect holds in its parent)
 		mkdir $L/O $U/P; echo l >$L/O/x; mknod $U/O c 0 0
 		setfattr -n trusted.overlay.redirect -v O $U/P ;;
+	dir-redirect-fails|dir-merged-redirect-fails)	# the redirect cannot
+		# be set (fail_redirect=1): EXDEV, the view unchanged
+		mkdir $L/P; echo l >$L/P/x
+		[ $1 = dir-merged-redirect-fails ] && mkdir $U/P ;;
 	dir-exchange)	# RENAME_EXCHANGE of lower-only P and e/E
 		mkdir -p $L/P $L/e/E; echo p >$L/P/p; echo e >$L/e/E/e ;;
 	esac
@@ -83,6 +87,8 @@ rc_op() {
 	rename-into-lower-dir)		ul-union-sys rename P e/x ;;
 	dir-lower)			ul-union-sys rename P e/Q ;;
 	dir-exchange)			ul-union-sys rename -x P e/E ;;
+	dir-*redirect-fails)		echo 1 >/sys/module/unionlite/parameters/fail_redirect
+					ul-union-sys rename P Q ;;
 	dir-*)				ul-union-sys rename P Q ;;
 	rename-*)			ul-union-sys rename P Q ;;
 	esac
