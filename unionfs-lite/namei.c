@@ -518,7 +518,6 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (!upper || !d.redirect)
 			ul_set_lower_name(dentry, d.seen == 2);
 	}
-	err = -EIO;
 	if (upper_metacopy) {
 		/* as overlayfs with metacopy=off */
 		if (numlower)

@@ -27,12 +27,12 @@ mvd() {
 
 ino() { stat -c %i "$UL_MNT/$1" 2>/dev/null || echo none; }
 
-# inocheck PATH: d_ino in the parent's listing and in "." / ".."
+# inocheck PATH: its d_ino in the parent's listing against its st_ino, and
+# whether its ".." is its parent
 inocheck() {
 	local p=$UL_MNT/$1 st d
 	set -- $(ul-union-sys inos $p)
 	st=${3#st_ino=} d=${4#d_ino=}
-	[ "$st" = "$d" ] && echo "$1... d_ino ok" >/dev/null
 	echo "inos $(basename $p): d_ino $([ "$st" = "$d" ] && echo '=' || echo '!=') st_ino, .. $(ul_dotdot $p)"
 }
 
