@@ -9,6 +9,8 @@
 #   make bench           benchmarks: unionlite against overlayfs
 #   make soak            the long runs (tests with KIND=soak)
 #   make crash-soak N=1000   N power cuts on each upper, a table per transition
+#   make crash-states    every crash state of every transition, both
+#                        uppers, unionlite and overlayfs: the table
 #   make race-soak N=100000  N racing transitions per recipe on unionlite
 #   make fuzz SEEDS=20 OPS=2000 [REDIRECT=1]  the differential test against
 #                        overlayfs, longer
@@ -19,7 +21,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak race-soak fuzz
+.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz
 
 all: test
 
@@ -44,6 +46,18 @@ crash-soak:
 	for t in crash-soak crash-soak-ext2; do \
 		echo "== $$t"; sed -n '/^summary: /,$$p' build/logs/base/$$t.cuts; \
 	done; exit $$rc
+
+# make crash-states [CLASSES=a,b]: every crash state (UL_CS_FULL=1) of
+# every transition (or of CLASSES) on an ext4 and an ext2 upper, on
+# unionlite with one run per step boundary and on overlayfs, then the
+# table (tests/lib/crash-states-table.sh), also in
+# build/logs/base/crash-states.table
+crash-states:
+	@UL_CS_FULL=1 UL_CS_ANNOTATE=1 UL_CS_CLASSES=$(CLASSES) VARIANTS=base \
+	qemu-boot/test.sh crash-states crash-states-ext2 crash-states-overlayfs; rc=$$?; \
+	tests/lib/crash-states-table.sh build/logs/base/crash-states.log \
+		build/logs/base/crash-states-ext2.log build/logs/base/crash-states-overlayfs.log | \
+		tee build/logs/base/crash-states.table; exit $$rc
 
 # make race-soak N=100000: the racing observers, N transitions per recipe
 race-soak:

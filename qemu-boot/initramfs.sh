@@ -3,7 +3,8 @@
 # build/initramfs-VARIANT.cpio with the kernel's gen_init_cpio (device
 # nodes need no root that way). Contents: busybox-static, getfattr,
 # setfattr, e2fsck and debugfs with the libraries they load (the recipe
-# tests check the images after every scenario), the static C helpers
+# tests check the images after every scenario), mke2fs and dmsetup (the
+# crash-state tests make an upper behind dm-log-writes), the static C helpers
 # built from tests/helpers, the modules built for VARIANT, the guest
 # scripts (tests/) and /init.
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +35,8 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	echo "file /init $UL_TOP/qemu-boot/init 0755 0 0"
 	echo "file /bin/busybox $bb 0755 0 0"
 	# the dynamic tools and the shared objects they load
-	fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs"
+	fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs
+	    /usr/sbin/mke2fs /usr/sbin/dmsetup"
 	for b in $fa; do
 		echo "file $b $b 0755 0 0"
 	done

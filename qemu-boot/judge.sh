@@ -6,6 +6,7 @@
 # see run-test.sh), with the debug kernel's 3x time and 1G of memory.
 ul_test_conf() {
 	TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
+	GOLDEN=expected
 	# shellcheck disable=SC1090
 	[ -f "$UL_TOP/tests/$1/test.conf" ] && . "$UL_TOP/tests/$1/test.conf"
 	if [ "$2" = debug ]; then
@@ -68,8 +69,8 @@ ul_judge() {
 			reasons+=("fsck: ${i##*/} is not clean: $(grep -v -e '^Pass' -e '^e2fsck' "$i.fsck" | head -3 | tr '\n' ' ')")
 		fi
 	done
-	golden=$tdir/expected.out
-	[ -f "$tdir/expected.$variant.out" ] && golden=$tdir/expected.$variant.out
+	golden=$tdir/$GOLDEN.out
+	[ -f "$tdir/$GOLDEN.$variant.out" ] && golden=$tdir/$GOLDEN.$variant.out
 	if [ -f "$golden" ] && ! diff -u "$golden" "$logs/$test.out" >"$logs/$test.diff"; then
 		reasons+=("golden: output differs from tests/$test/${golden##*/} (see $logs/$test.diff)")
 	fi

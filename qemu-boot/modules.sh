@@ -86,6 +86,36 @@ elif [ "$variant" = mutant ]; then
 		"e->whiteout = ul_is_whiteout(d) && e->len > 1;"
 	ul_mutate 3 dir.c "		err = ul_rename_whiteout_flag(&rc);" \
 		"		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir, rc.newupper, 0);"
+	# Two for tests/crash-states-mutants, each a recipe whose steps a
+	# crash can split: recipe 3 (a whiteout at Q, then the exchange)
+	# also onto a Q that only the lower layer has, as the module did
+	# before recipe 5 took that case; recipe 2 with its last two steps
+	# swapped (the whiteout at P removed before the new object is
+	# renamed onto P).
+	ul_mutate 4 dir.c "(q_wh || (q_neg && d_really_is_negative(new)))" \
+		"(q_wh || q_neg)"
+	ul_mutate 5 dir.c "		temp = ul_put_in_place(ufs, upperdir, target, attr,
+				       RENAME_EXCHANGE);
+		err = PTR_ERR_OR_ZERO(temp);
+		if (!err)
+			/* target is work/X now: the old whiteout */
+			ul_cleanup(ufs, ufs->workdir, target);
+		dput(target);" \
+		"		temp = ul_make_temp(ufs, attr);
+		err = PTR_ERR_OR_ZERO(temp);
+		if (!err)
+			err = ul_do_unlink(ufs, upperdir, target);
+		if (!err)
+			target = ul_relookup(ufs, upperdir, target);
+		if (!err && IS_ERR(target)) {
+			err = PTR_ERR(target);
+			target = NULL;
+		}
+		if (!err)
+			err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, 0);
+		if (err)
+			temp = ERR_PTR(err);
+		dput(target);"
 else
 	mkdir -p "$out"
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||

@@ -26,6 +26,8 @@
 #                     its output and exit status are the test's
 #   BATCH=no          never run in one boot with other tests (test.sh,
 #                     run-batch.sh)
+#   GOLDEN=name       the golden file's name without .out (default
+#                     expected): a test whose output depends on a mode
 # tests/TEST/expected.out, when present, must equal TEST.out;
 # tests/TEST/expected.VARIANT.out takes its place on that variant.
 # UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM

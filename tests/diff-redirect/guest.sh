@@ -9,7 +9,6 @@
 . /tests/lib/diff.sh
 DIFF_OPTS=redirect_dir=on
 DIFF_OPS=1000 ONE="11 12 13" THREE="14 15"
-[ "$UL_VARIANT" = debug ] && DIFF_OPS=300 ONE=11 THREE=14
 rc=0
 echo "## one lower layer"
 # shellcheck disable=SC2086

@@ -9,6 +9,8 @@
  *   ul-crash run   --union MNT --upper UPPER --log DEV [--seconds S]
  *                  [--target CLASS [--pace FILE --pause MS]]
  *   ul-crash check --union MNT --upper UPPER --log DEV
+ *   ul-crash prepare --union MNT --upper UPPER --target CLASS [--nth N]
+ *   ul-crash op      --union MNT --upper UPPER --target CLASS [--nth N]
  *   ul-crash classes
  *
  * lower: makes the lower layer, one directory per workload kind (below),
@@ -47,7 +49,9 @@
  *             absolute redirect set on the upper directory, a plain
  *             rename). The union is mounted with redirect_dir=on.
  *
- * Files the workload creates are empty; lower files hold "lower-NAME\n".
+ * Files the workload creates are empty; lower files hold "lower-NAME\n",
+ * belong to 1000:1000 and, as the lower directories, have the xattr
+ * user.ul=PATH (where the lower fs has user xattrs).
  *
  * run: with --target CLASS the kind is the one that CLASS is taken from
  * (without it: classic). With --pace FILE (unionlite's step_pause_ms
@@ -91,6 +95,13 @@
  * listed twice", "root: ...". Exit status: 0 matched, 1 violation, 2
  * error (usage, I/O).
  *
+ * prepare and op: one transition alone (tests/lib/crash-states.sh). K is
+ * the number of the N-th op of CLASS (default 2: the first op of a class
+ * may also copy up what it uses) in its kind's sequence. prepare does the
+ * kind's setup and ops 1 to K-1, then syncfs(2) on the union and the
+ * upper; op does op K alone, then the same syncfs. Each prints what it
+ * did ("prepare: ...", "op K: OP [CLASS]").
+ *
  * classes: prints each transition class, its kind and what it is.
  */
 #define _GNU_SOURCE
@@ -106,6 +117,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -568,6 +580,7 @@ static int same(const struct state *a, const struct state *b)
 
 static const char *opt_union, *opt_upper, *opt_log, *opt_target, *opt_pace;
 static unsigned int opt_seconds = 60, opt_pause;
+static unsigned long opt_nth = 2;
 
 static void die(const char *fmt, ...)
 {
@@ -650,6 +663,16 @@ static void do_sync(void)
 	for (i = 0; i < 2; i++)
 		if (sync_fds[i] >= 0 && syncfs(sync_fds[i]))
 			die("syncfs");
+}
+
+static void open_sync_fds(void)
+{
+	sync_fds[0] = open(opt_union, O_RDONLY | O_DIRECTORY);
+	if (sync_fds[0] < 0)
+		die("open %s", opt_union);
+	sync_fds[1] = open(opt_upper, O_RDONLY | O_DIRECTORY);
+	if (sync_fds[1] < 0)
+		die("open %s", opt_upper);
 }
 
 static void kmsg(unsigned long k, const char *what)
@@ -742,12 +765,7 @@ static int run(void)
 	}
 	pth(dir, opt_union, kind_names[kind]);
 	lfd = log_open(1);
-	sync_fds[0] = open(opt_union, O_RDONLY | O_DIRECTORY);
-	if (sync_fds[0] < 0)
-		die("open %s", opt_union);
-	sync_fds[1] = open(opt_upper, O_RDONLY | O_DIRECTORY);
-	if (sync_fds[1] < 0)
-		die("open %s", opt_upper);
+	open_sync_fds();
 	kmsg_fd = open("/dev/kmsg", O_WRONLY);
 	if (opt_pace) {
 		pace_fd = open(opt_pace, O_WRONLY);
@@ -783,6 +801,65 @@ static int run(void)
 		log_write(lfd, k, kind);
 	}
 	printf("run: %lu ops, the power was not cut\n", k - 1);
+	return 0;
+}
+
+/*
+ * prepare and op: one transition alone, for tests/crash-states. K is the
+ * number of the NTH op of the target class in its kind's sequence.
+ */
+static enum tclass target_class(void)
+{
+	int i;
+
+	for (i = 0; opt_target && i < NR_TC; i++)
+		if (!strcmp(tclasses[i].name, opt_target) &&
+		    tclasses[i].kind != NR_KINDS)
+			return i;
+	fprintf(stdout, "ul-crash: no such target class: %s\n",
+		opt_target ? opt_target : "(none)");
+	exit(2);
+}
+
+static unsigned long target_op(enum tclass target, struct op *o)
+{
+	unsigned long k, seen = 0;
+
+	for (k = 1; kind_op(tclasses[target].kind, k, o); k++)
+		if (o->cls == target && ++seen == opt_nth)
+			return k;
+	fprintf(stdout, "ul-crash: %s has no op number %lu\n", opt_target, opt_nth);
+	exit(2);
+}
+
+static int step(int prepare)
+{
+	enum tclass target = target_class();
+	enum kind kind = tclasses[target].kind;
+	unsigned long k, last;
+	char dir[PATH_MAX], desc[96];
+	struct op o;
+	int i;
+
+	pth(dir, opt_union, kind_names[kind]);
+	open_sync_fds();
+	last = target_op(target, &o);
+	fmt_op(desc, sizeof(desc), &o);
+	if (!prepare) {
+		do_op(dir, last, &o);
+		do_sync();
+		printf("op %lu: %s\n", last, desc);
+		return 0;
+	}
+	for (i = 0; kind_setup(kind, i, &o); i++)
+		do_op(dir, 0, &o);
+	for (k = 1; k < last; k++) {
+		kind_op(kind, k, &o);
+		do_op(dir, k, &o);
+	}
+	do_sync();
+	printf("prepare: kind %s, %d setup ops and ops 1-%lu done, next op %lu: %s\n",
+	       kind_names[kind], i, last - 1, last, desc);
 	return 0;
 }
 
@@ -1024,6 +1101,7 @@ static void usage(void)
 		"       ul-crash run --union MNT --upper UPPER --log DEV [--seconds S]\n"
 		"                    [--target CLASS [--pace FILE --pause MS]]\n"
 		"       ul-crash check --union MNT --upper UPPER --log DEV\n"
+		"       ul-crash prepare|op --union MNT --upper UPPER --target CLASS [--nth N]\n"
 		"       ul-crash classes\n");
 	exit(2);
 }
@@ -1045,11 +1123,16 @@ static int make_lower(const char *l)
 			if (e->type == 'd') {
 				if (mkdir(b, 0755))
 					die("mkdir %s", b);
-				continue;
+			} else {
+				fd = open(b, O_WRONLY | O_CREAT | O_EXCL, 0644);
+				if (fd < 0 || write(fd, e->data, strlen(e->data)) < 0 ||
+				    close(fd) || chown(b, 1000, 1000))
+					die("create %s", b);
 			}
-			fd = open(b, O_WRONLY | O_CREAT | O_EXCL, 0644);
-			if (fd < 0 || write(fd, e->data, strlen(e->data)) < 0 || close(fd))
-				die("create %s", b);
+			/* what a copy-up must carry (where the fs has user.*) */
+			if (setxattr(b, "user.ul", e->path, strlen(e->path), 0) &&
+			    errno != ENOTSUP)
+				die("setxattr %s", b);
 		}
 	}
 	return 0;
@@ -1076,6 +1159,7 @@ int main(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },
 		{ "pace", required_argument, NULL, 'p' },
 		{ "pause", required_argument, NULL, 'P' },
+		{ "nth", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd;
@@ -1102,10 +1186,15 @@ int main(int argc, char **argv)
 		case 't': opt_target = optarg; break;
 		case 'p': opt_pace = optarg; break;
 		case 'P': opt_pause = strtoul(optarg, NULL, 0); break;
+		case 'n': opt_nth = strtoul(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
-	if (optind != argc || !opt_union || !opt_upper || !opt_log)
+	if (optind != argc || !opt_union || !opt_upper)
+		usage();
+	if (!strcmp(cmd, "prepare") || !strcmp(cmd, "op"))
+		return step(!strcmp(cmd, "prepare"));
+	if (!opt_log)
 		usage();
 	if (!strcmp(cmd, "run"))
 		return run();

@@ -25,6 +25,13 @@
  * processes per object; under the debug kernel a fork and exec costs
  * about 50 ms.
  *
+ *   ul-tree -a DIR
+ *
+ * also prints, after each object's line, "  ino=INO nlink=N" and one line
+ * "  xattr NAME=VALUE" per extended attribute the object lists, sorted by
+ * name (VALUE as text when it is printable, else 0x and hexadecimal): the
+ * view the crash-state test (tests/lib/crash-states.sh) compares.
+ *
  * Exit status: 0, or 1 when DIR or an object could not be read (the
  * reason on standard error).
  */
@@ -43,7 +50,7 @@
 
 static char **paths;
 static size_t npaths, cap;
-static int status;
+static int status, all;
 
 static void add(const char *p)
 {
@@ -161,6 +168,53 @@ static void content(const char *p)
 	free(buf);
 }
 
+/* -a: inode number, link count and every listed xattr of @p */
+static void show_more(const char *p, const struct stat *st)
+{
+	char names[4096], val[1024], *nm, *sorted[256];
+	ssize_t len, vl, i;
+	int n = 0, a, b;
+
+	printf("  ino=%llu nlink=%lu\n", (unsigned long long)st->st_ino,
+	       (unsigned long)st->st_nlink);
+	len = llistxattr(p, names, sizeof(names));
+	if (len < 0) {
+		if (errno == ENOTSUP)
+			return;
+		fprintf(stderr, "ul-tree: listxattr %s: %s\n", p, strerror(errno));
+		status = 1;
+		return;
+	}
+	for (nm = names; nm < names + len && n < 256; nm += strlen(nm) + 1)
+		sorted[n++] = nm;
+	for (a = 1; a < n; a++)
+		for (b = a; b > 0 && strcmp(sorted[b - 1], sorted[b]) > 0; b--) {
+			nm = sorted[b];
+			sorted[b] = sorted[b - 1];
+			sorted[b - 1] = nm;
+		}
+	for (a = 0; a < n; a++) {
+		vl = lgetxattr(p, sorted[a], val, sizeof(val));
+		if (vl < 0) {
+			fprintf(stderr, "ul-tree: getxattr %s %s: %s\n", p,
+				sorted[a], strerror(errno));
+			status = 1;
+			continue;
+		}
+		for (i = 0; i < vl && val[i] >= 0x20 && val[i] < 0x7f; i++)
+			;
+		printf("  xattr %s=", sorted[a]);
+		if (i == vl) {
+			printf("%.*s\n", (int)vl, val);
+		} else {
+			printf("0x");
+			for (i = 0; i < vl; i++)
+				printf("%02x", (unsigned char)val[i]);
+			printf("\n");
+		}
+	}
+}
+
 static void show(const char *top, const char *rel)
 {
 	const char *n = rel + 2;	/* without "./" */
@@ -214,14 +268,21 @@ static void show(const char *top, const char *rel)
 		printf("%s: socket (%s)\n", n, o);
 		break;
 	}
+	if (all)
+		show_more(p, &st);
 }
 
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	if (argc == 3 && !strcmp(argv[1], "-a")) {
+		all = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: ul-tree DIR\n");
+		fprintf(stderr, "usage: ul-tree [-a] DIR\n");
 		return 2;
 	}
 	walk(argv[1], ".");

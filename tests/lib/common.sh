@@ -71,3 +71,13 @@ ul_run() {
 	echo "\$ $*"
 	"$@"
 }
+
+# ul_arg NAME: the value of ul.NAME= on the kernel command line, if any
+ul_arg() {
+	local a
+	for a in $(cat /proc/cmdline); do
+		case $a in
+		ul."$1"=*) echo "${a#ul."$1"=}" ;;
+		esac
+	done
+}

@@ -92,18 +92,6 @@ crash_check() {
 	return $rc
 }
 
-# crash_arg NAME: the value of ul.NAME= on the kernel command line, if
-# any (ul.crash=CLASS: the transition class aimed at; ul.crash_pause=MS:
-# the step pause of its ops, instead of $CRASH_PAUSE)
-crash_arg() {
-	local a
-	for a in $(cat /proc/cmdline); do
-		case $a in
-		ul."$1"=*) echo "${a#ul."$1"=}" ;;
-		esac
-	done
-}
-
 # crash_cycle: the boot of one cut. Checks the previous cut (when there
 # was one), starts from an empty upper and log, loops ul-crash run until
 # the host cuts the power (60 s at most).
@@ -119,8 +107,10 @@ crash_cycle() {
 	dd if=/dev/zero of=$CRASH_LOG bs=512 count=1 conv=fsync 2>/dev/null || return 1
 	mkdir $CRASH_UPPER $CRASH_WORK || return 1
 	crash_union || return 1
-	target=$(crash_arg crash)
-	p=$(crash_arg crash_pause)
+	# ul.crash=CLASS: the class aimed at; ul.crash_pause=MS: the step
+	# pause of its ops, instead of $CRASH_PAUSE (common.sh's ul_arg)
+	target=$(ul_arg crash)
+	p=$(ul_arg crash_pause)
 	[ -n "$p" ] && CRASH_PAUSE=$p
 	if [ -n "$target" ] && [ -n "${CRASH_PAUSE:-}" ] && [ "${CRASH_FS:-overlay}" = unionlite ]; then
 		pace="--pace /sys/module/unionlite/parameters/step_pause_ms --pause $CRASH_PAUSE"
