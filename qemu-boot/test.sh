@@ -45,7 +45,8 @@ done
 # mostly keeps one core busy). Each run has its own logs and images.
 # Tests that need only guest.sh and the two disks run UL_BATCH (default 8)
 # to a boot (run-batch.sh); UL_BATCH=1 boots once per test. The host-driven
-# tests (several boots each, the longest) start first.
+# tests (several boots each) start first, then the others that boot
+# alone (the crash-state tests are the longest), then the batches.
 jobs=${UL_TEST_JOBS:-$UL_JOBS}
 batch=${UL_BATCH:-8}
 batchable() { # batchable TEST
@@ -67,7 +68,8 @@ for t in "$@"; do
 		fi
 	done
 done
-runs=("${first[@]}")
+# the tests that boot alone (the longest among them) before the batches
+runs=("${first[@]}" "${last[@]}")
 for v in debug base pristine mutant; do
 	set -- ${group[$v]:-}
 	while [ $# -gt 0 ]; do
@@ -79,7 +81,6 @@ for v in debug base pristine mutant; do
 		shift "$n"
 	done
 done
-runs+=("${last[@]}")
 
 passed=0 failed=0 failures=
 # report TEST@VARIANT [HARNESS]: the line of one finished run (HARNESS:

@@ -8,6 +8,7 @@
  *   ul-logwrites find LOG MARK
  *   ul-logwrites replay LOG IMAGE --to N [--from M] [--base BASE] [--size BYTES]
  *   ul-logwrites flush DEV
+ *   ul-logwrites copy BASE IMAGE
  *
  * The log: the superblock in its first sector (magic, version, the number
  * of entries, the sector size of the logged device), then the entries in
@@ -36,6 +37,8 @@
  *
  * flush: fsync(2) on a block device, which sends the device a flush: the
  * writes it has completed are logged before any mark that follows.
+ *
+ * copy: IMAGE made anew as a copy of BASE, as replay's --base does.
  *
  * Exit status: 0, 1 for find when there is no such mark, 2 on error
  * (usage, I/O, a log that is not one or is cut short).
@@ -379,6 +382,18 @@ static int cmd_flush(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_copy(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 4)
+		return -1;
+	fd = copy_base(argv[2], argv[3]);
+	if (fsync(fd) || close(fd))
+		die("close %s", argv[3]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = -1;
@@ -393,13 +408,16 @@ int main(int argc, char **argv)
 			ret = cmd_replay(argc, argv);
 		else if (!strcmp(argv[1], "flush"))
 			ret = cmd_flush(argc, argv);
+		else if (!strcmp(argv[1], "copy"))
+			ret = cmd_copy(argc, argv);
 	}
 	if (ret < 0) {
 		fprintf(stderr,
 			"usage: ul-logwrites list LOG [FIRST [LAST]]\n"
 			"       ul-logwrites find LOG MARK\n"
 			"       ul-logwrites replay LOG IMAGE --to N [--from M] [--base BASE] [--size BYTES]\n"
-			"       ul-logwrites flush DEV\n");
+			"       ul-logwrites flush DEV\n"
+			"       ul-logwrites copy BASE IMAGE\n");
 		return 2;
 	}
 	return ret;

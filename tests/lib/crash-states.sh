@@ -5,9 +5,9 @@
 # kinds and transition classes; the log reader is ul-logwrites.
 #
 # One run of a transition (cs_run):
-#   1. a fresh upper filesystem (ext4 or ext2, 32 MiB, 4 KiB blocks) made
-#      through /dev/mapper/ulcs, a log-writes device over a loop device,
-#      its log on another; both images on tmpfs;
+#   1. a fresh upper filesystem (ext4 or ext2, 32 MiB, 4 KiB blocks, made
+#      once per boot and type) behind /dev/mapper/ulcs, a log-writes
+#      device over a loop device, its log on another; both on tmpfs;
 #   2. the union mounted as a user mounts it (lower: $CS_LOWER on the
 #      ext4 disk, made by ul-crash lower; redirect_dir=on), the kind's
 #      setup and ops up to the transition (ul-crash prepare), its view
@@ -41,14 +41,15 @@
 # Lines on standard output, one per run:
 #   run CLASS UPPERFS nth=N mask=M: entries E (writes W, flushes F, fua U),
 #       states S (at flush/fua P), checked C (mounted M), before B,
-#       after A, st_ino-only I, fsck-y Y, violations V, steps T
+#       after A, st_ino-only I, fsck-y Y, violations V, steps T, time R+C s
 # S counts the image at the mark "before" and one per entry; P those at
 # the mark and at flush and FUA entries. B and A count the states whose
 # view is the one before or after; I those of them equal to it but for
 # inode numbers and link counts (before-ino, after-ino: a directory
 # replaced by an empty one, recipe 4; a copied-up directory's link
 # count, 1 when merged); Y those that e2fsck -p gave up on. T: the steps of the transition (unionlite's
-# steps_seen; "-" on overlayfs). On the console (and appended to the
+# steps_seen; "-" on overlayfs); R and C the seconds spent recording the
+# run and checking its states. On the console (and appended to the
 # file $CS_OUT when set), one line per state checked:
 #   state CLASS UPPERFS mask=M I FLAGS: before|after|before-ino|after-ino|
 #       fsck-y+...|VIOLATION: WHY
@@ -110,14 +111,20 @@ cs_union() {
 # (the marks' entries) and CS_STEPS
 cs_record() {
 	local class=$1 fs=$2 nth=$3 mask=$4 dev log
-	rm -f $CS/dev.img $CS/log.img
-	truncate -s $CS_SIZE $CS/dev.img && truncate -s $((64 * 1024 * 1024)) $CS/log.img || return 1
+	# the new filesystem, made once per boot and type: its image is where
+	# every run's log starts
+	if [ ! -f $CS/new-$fs.img ]; then
+		truncate -s $CS_SIZE $CS/new-$fs.img || return 1
+		/usr/sbin/mke2fs -q -F -t "$fs" -b 4096 \
+			-E nodiscard,lazy_itable_init=0,lazy_journal_init=0 $CS/new-$fs.img || return 1
+	fi
+	rm -f $CS/log.img
+	ul-logwrites copy $CS/new-$fs.img $CS/dev.img || return 1
+	truncate -s $((64 * 1024 * 1024)) $CS/log.img || return 1
 	dev=$(losetup -f) && losetup "$dev" $CS/dev.img || return 1
 	log=$(losetup -f) && losetup "$log" $CS/log.img || return 1
 	dmsetup create $CS_DM --table "0 $(blockdev --getsz "$dev") log-writes $dev $log" 2>$CS/dm.err ||
 		{ cat $CS/dm.err; return 1; }
-	/usr/sbin/mke2fs -q -F -t "$fs" -b 4096 \
-		-E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/$CS_DM || return 1
 	mount -t "$fs" -o noatime /dev/mapper/$CS_DM $CS/mnt || return 1
 	mkdir $CS/mnt/upper $CS/mnt/work || return 1
 	cs_union $CS/mnt $CS/u || return 1
@@ -142,7 +149,7 @@ cs_record() {
 	losetup -d "$dev" && losetup -d "$log" || return 1
 	CS_A=$(ul-logwrites find $CS/log.img before) || return 1
 	CS_B=$(ul-logwrites find $CS/log.img after) || return 1
-	ul-logwrites replay $CS/log.img $CS/base.img --size $CS_SIZE --to "$CS_A" || return 1
+	ul-logwrites replay $CS/log.img $CS/base.img --base $CS/new-$fs.img --to "$CS_A" || return 1
 	if [ "$CS_FS" = overlay ]; then
 		# overlayfs's inode numbers change from mount to mount: its
 		# views are those of a fresh mount of the first and last images
@@ -295,11 +302,14 @@ cs_run() {
 	# ext2 never flushes (the test's own flushes are its only ones): its
 	# states are all checked
 	[ "$fs" = ext2 ] && short=0
+	local t0 t1
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	if ! cs_record "$class" "$fs" "$nth" "$mask"; then
 		echo "run $class $fs nth=$nth mask=$mask: could not be recorded"
 		cs_cleanup
 		return 2
 	fi
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "$CS_A mark 0 0 before" > $CS/entries
 	ul-logwrites list $CS/log.img $((CS_A + 1)) $((CS_B - 1)) >> $CS/entries
 	last=$(tail -n 1 $CS/entries | cut -d' ' -f1)
@@ -344,7 +354,7 @@ cs_run() {
 	*) nv=$((nv + 1)); echo "state $class $fs mask=$mask: VIOLATION: the last entry does not give the view after" >/dev/console ;;
 	esac
 	[ "${CS_ANNOTATE:-0}" = 1 ] && [ "$mask" = 0 ] && cs_annotate "$class"
-	echo "run $class $fs nth=$nth mask=$mask: entries $e (writes $w, flushes $f, fua $u), states $((e + 1)) (at flush/fua $p), checked $s (mounted $nc), before $nb, after $na, st_ino-only $ni, fsck-y $ny, violations $nv, steps $CS_STEPS"
+	echo "run $class $fs nth=$nth mask=$mask: entries $e (writes $w, flushes $f, fua $u), states $((e + 1)) (at flush/fua $p), checked $s (mounted $nc), before $nb, after $na, st_ino-only $ni, fsck-y $ny, violations $nv, steps $CS_STEPS, time $(awk -v a="$t0" -v b="$t1" -v c="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f+%.1f s", b - a, c - b }')"
 	[ $nv = 0 ]
 }
 
