@@ -48,39 +48,6 @@ module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
 MODULE_PARM_DESC(step_pause_ms,
 		 "test only: sleep this long after every step (widens the windows between the steps of a recipe)");
 
-/*
- * sync_steps: a power cut can fall wherever the upper filesystem has
- * made the steps done so far durable, and that is not only at a syncfs
- * of the union: any process's sync(2) or fsync(2), the journal's commit
- * timer or memory pressure can write the upper out between two steps of
- * a recipe. The crash-state test (tests/lib/crash-states.sh) sets bit K
- * to sync the upper filesystem as sync(2) does after the K-th step from
- * now, and reads steps_seen back to learn how many steps there were.
- */
-static atomic_t ul_steps_seen = ATOMIC_INIT(0);
-static unsigned int ul_sync_steps;
-
-static int ul_set_sync_steps(const char *val, const struct kernel_param *kp)
-{
-	int err = param_set_uint(val, kp);
-
-	if (!err)
-		atomic_set(&ul_steps_seen, 0);
-	return err;
-}
-
-static const struct kernel_param_ops ul_sync_steps_ops = {
-	.set = ul_set_sync_steps,
-	.get = param_get_uint,
-};
-
-module_param_cb(sync_steps, &ul_sync_steps_ops, &ul_sync_steps, 0644);
-MODULE_PARM_DESC(sync_steps,
-		 "test only: bit K set: write the upper filesystem out (as sync(2)) after the K-th step counted from the write of this parameter");
-module_param_named(steps_seen, ul_steps_seen.counter, int, 0444);
-MODULE_PARM_DESC(steps_seen,
-		 "test only: the steps that changed the upper layer since sync_steps was written");
-
 static unsigned int ul_whiteout_links;
 module_param_named(whiteout_links, ul_whiteout_links, uint, 0644);
 MODULE_PARM_DESC(whiteout_links,
@@ -128,27 +95,6 @@ out_free:
 }
 
 /*
- * sync_steps: the write-out another process's sync(2) would do here. The
- * caller holds parent directories' locks; sync(2) takes s_umount first,
- * so only a trylock is safe here (the union's mount keeps the upper
- * alive; a remount or freeze in progress skips the sync, and says so).
- */
-static void ul_sync_step(struct super_block *sb)
-{
-	unsigned int mask = READ_ONCE(ul_sync_steps);
-	int k = atomic_inc_return(&ul_steps_seen);
-
-	if (!mask || k > 31 || !(mask & BIT(k)))
-		return;
-	if (!down_read_trylock(&sb->s_umount)) {
-		pr_warn("unionlite: sync_steps: step %d not synced (s_umount busy)\n", k);
-		return;
-	}
-	sync_filesystem(sb);
-	up_read(&sb->s_umount);
-}
-
-/*
  * The end of every step: log one trace line and free the paths (no line
  * when tracing was off). With step_sync, a step that changed the layer is
  * then made durable (a journal commit on ext4) before the next one
@@ -171,7 +117,6 @@ static void ul_step_end(struct ul_fs *ufs, const char *op, char *p1,
 	}
 	if (err)
 		return;
-	ul_sync_step(sb);
 	if (READ_ONCE(ul_step_sync) && sb->s_op->sync_fs)
 		sb->s_op->sync_fs(sb, 1);
 	if (READ_ONCE(ul_step_pause_ms))

@@ -1,6 +1,7 @@
-# Kernel overlayfs on the same transitions and uppers as crash-states and
-# crash-states-ext2, for the table of make crash-states. overlayfs has no
-# sync_steps: one run per transition, written out by its syncfs.
+# Kernel overlayfs on the same transitions, uppers and runs as
+# crash-states and crash-states-ext2 (a write-out at each step boundary
+# comes from ul_test_writeout, which counts any union's calls on its
+# upper layer), for the table of make crash-states.
 . /tests/lib/crash-states.sh
 cs_main overlay ext4
 cs_main overlay ext2

@@ -30,8 +30,9 @@
 # The writes of one syncfs are not the only crash states: another
 # process's sync(2), the journal's timer or memory pressure write the
 # upper out at any moment, between two steps of a recipe too. MASK
-# (unionlite's sync_steps parameter) makes that happen after the steps
-# whose bits are set: run 0 has none, and cs_transition adds one run per
+# (the parameter of the test module ul_test_writeout, which counts the
+# union's calls of the VFS on its upper layer) makes that happen after
+# the steps whose bits are set: run 0 has none, and cs_transition adds one run per
 # step boundary (with CS_SHORT=1, as make test runs it: one run with
 # every boundary's bit on ext4, none on ext2). The periodic writeback is
 # off in these boots
@@ -47,9 +48,10 @@
 # view is the one before or after; I those of them equal to it but for
 # inode numbers and link counts (before-ino, after-ino: a directory
 # replaced by an empty one, recipe 4; a copied-up directory's link
-# count, 1 when merged); Y those that e2fsck -p gave up on. T: the steps of the transition (unionlite's
-# steps_seen; "-" on overlayfs); R and C the seconds spent recording the
-# run and checking its states. On the console (and appended to the
+# count, 1 when merged); Y those that e2fsck -p gave up on. T: the steps
+# of the transition (ul_test_writeout's count of the union's calls on
+# the upper layer); R and C the seconds spent recording the run and
+# checking its states. On the console (and appended to the
 # file $CS_OUT when set), one line per state checked:
 #   state CLASS UPPERFS mask=M I FLAGS: before|after|before-ino|after-ino|
 #       fsck-y+...|VIOLATION: WHY
@@ -59,6 +61,8 @@ CS=/cs
 CS_LOWER=/mnt/ext4/cslower
 CS_SIZE=$((32 * 1024 * 1024))
 CS_DM=ulcs
+# the write-out between steps (tests/kmod/ul_test_writeout.c)
+CS_WO=/sys/module/ul_test_writeout/parameters
 # every transition class of ul-crash (ul-crash classes)
 CS_CLASSES="rmdir-whiteout mkdir-over-whiteout rename-neg-q rename-lower-q
 	rename-whiteouts-dir rename-whiteouts-dir-p-lower rename-existing-q
@@ -75,6 +79,9 @@ cs_init() {
 		cs_load unionlite || return 1
 	fi
 	grep -q " $CS " /proc/mounts && return 0
+	if [ ! -d $CS_WO ]; then
+		insmod /lib/modules/test/ul_test_writeout.ko || return 1
+	fi
 	ul_mount_disks || return 1
 	if [ ! -d $CS_LOWER ]; then
 		mkdir $CS_LOWER && ul-crash lower $CS_LOWER || return 1
@@ -132,15 +139,10 @@ cs_record() {
 	ul-tree -a $CS/u > $CS/before.view || return 1
 	ul-logwrites flush /dev/mapper/$CS_DM || return 1
 	dmsetup message $CS_DM 0 mark before 2>$CS/dm.err || { cat $CS/dm.err; return 1; }
-	if [ "$CS_FS" = unionlite ]; then
-		echo "$mask" > /sys/module/unionlite/parameters/sync_steps || return 1
-	fi
+	echo "$mask" > $CS_WO/mask || return 1
 	ul-crash op --union $CS/u --upper $CS/mnt/upper --target "$class" --nth "$nth" >/dev/console || return 1
-	CS_STEPS=-
-	if [ "$CS_FS" = unionlite ]; then
-		CS_STEPS=$(cat /sys/module/unionlite/parameters/steps_seen)
-		echo 0 > /sys/module/unionlite/parameters/sync_steps
-	fi
+	CS_STEPS=$(cat $CS_WO/steps)
+	echo 0 > $CS_WO/mask
 	ul-logwrites flush /dev/mapper/$CS_DM || return 1
 	dmsetup message $CS_DM 0 mark after 2>$CS/dm.err || { cat $CS/dm.err; return 1; }
 	ul-tree -a $CS/u > $CS/after.view || return 1
@@ -188,7 +190,7 @@ cs_cleanup() {
 	for d in $(losetup -a | grep " $CS/" | cut -d: -f1); do
 		losetup -d "$d"
 	done
-	[ "$CS_FS" = unionlite ] && echo 0 > /sys/module/unionlite/parameters/sync_steps
+	echo 0 > $CS_WO/mask
 	return 0
 }
 
@@ -358,19 +360,18 @@ cs_run() {
 	[ $nv = 0 ]
 }
 
-# cs_transition CLASS UPPERFS [NTH]: run 0 (no sync between steps), then,
-# on unionlite, one run per step boundary K (sync_steps bit K), or with
+# cs_transition CLASS UPPERFS [NTH]: run 0 (no write-out between steps),
+# then one run per step boundary K (ul_test_writeout's mask bit K), or with
 # CS_SHORT=1 one run with every boundary's bit set (none on ext2, whose
 # run 0 has every state checked). One line per run; returns 1 when any
 # run had violations.
 cs_transition() {
 	local class=$1 fs=$2 nth=${3:-2} rc=0 k steps all=0
 	cs_run "$class" "$fs" "$nth" 0 || rc=1
-	[ "$CS_FS" = unionlite ] || return $rc
 	[ "${CS_SHORT:-0}" = 1 ] && [ "$fs" = ext2 ] && return $rc
 	steps=$CS_STEPS
 	k=1
-	while [ "$steps" != - ] && [ "$k" -lt "$steps" ]; do
+	while [ "$k" -lt "$steps" ]; do
 		if [ "${CS_SHORT:-0}" = 1 ]; then
 			all=$((all | (1 << k)))
 		else
