@@ -217,7 +217,7 @@ for f in unionfs-lite/*.c tests/kmod/*.c; do
 	while read -r n; do
 		params[$n]=$m
 		modparams[$m/$n]=1
-	done < <(sed -nE 's/^[[:space:]]*module_param(_named|_array|_string)?\(([a-z0-9_]+),.*/\2/p' "$f")
+	done < <(sed -nE 's/^[[:space:]]*module_param(_named|_array|_string|_cb)?\(([a-z0-9_]+),.*/\2/p' "$f")
 done
 mountopts=" lowerdir upperdir workdir default_permissions redirect_dir index metacopy nfs_export xino redirect_max uuid volatile userxattr "
 # Words "x=" the harness writes or reads (kernel command line, sentinel
