@@ -24,6 +24,9 @@
  * through, then counts and writes out. Only for functions whose
  * arguments all travel in registers (x86-64), called from process
  * context; the probes have a post handler, so they stay breakpoints.
+ * One task at a time: a second task entering the same function between
+ * a wrapper's mark and its call is sent through the wrapper again, and
+ * a step may then be counted twice. The tests run one operation alone.
  */
 
 #include <linux/fs.h>
