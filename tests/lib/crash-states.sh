@@ -29,15 +29,14 @@
 #      give the view before and the view after.
 # The writes of one syncfs are not the only crash states: another
 # process's sync(2), the journal's timer or memory pressure write the
-# upper out at any moment, between two steps of a recipe too. MASK
-# (the parameter of the test module ul_test_writeout, which counts the
+# upper out at any moment, between two steps of a recipe too. MASK (the
+# parameter of the test module ul_test_writeout, which counts the
 # union's calls of the VFS on its upper layer) makes that happen after
-# the steps whose bits are set: run 0 has none, and cs_transition adds one run per
-# step boundary (with CS_SHORT=1, as make test runs it: one run with
-# every boundary's bit on ext4, none on ext2). The periodic writeback is
-# off in these boots
-# (vm.dirty_writeback_centisecs=0), so a run's log depends on its mask
-# only.
+# the steps whose bits are set: run 0 has none, and cs_transition adds
+# one run per step boundary (with CS_SHORT=1, as make test runs it: one
+# run with every boundary's bit on ext4, none on ext2). The periodic
+# writeback is off in these boots (vm.dirty_writeback_centisecs=0), so a
+# run's log depends on its mask only.
 #
 # Lines on standard output, one per run:
 #   run CLASS UPPERFS nth=N mask=M: entries E (writes W, flushes F, fua U),
@@ -51,8 +50,8 @@
 # count, 1 when merged); Y those that e2fsck -p gave up on. T: the steps
 # of the transition (ul_test_writeout's count of the union's calls on
 # the upper layer); R and C the seconds spent recording the run and
-# checking its states. On the console (and appended to the
-# file $CS_OUT when set), one line per state checked:
+# checking its states. On the console (and appended to the file $CS_OUT
+# when set), one line per state checked:
 #   state CLASS UPPERFS mask=M I FLAGS: before|after|before-ino|after-ino|
 #       fsck-y+...|VIOLATION: WHY
 
@@ -71,8 +70,9 @@ CS_CLASSES="rmdir-whiteout mkdir-over-whiteout rename-neg-q rename-lower-q
 # no udev in the guest: dmsetup makes /dev/mapper/ulcs itself
 export DM_DISABLE_UDEV=1
 
-# cs_init FS: the lower layer, tmpfs for the images, the module (FS
-# unionlite: cs_load) and no periodic writeback
+# cs_init FS: the union's module (FS unionlite: cs_load), once per boot
+# the write-out module, the lower layer, tmpfs for the images and no
+# periodic writeback
 cs_init() {
 	CS_FS=$1
 	if [ "$CS_FS" = unionlite ] && ! grep -qw unionlite /proc/filesystems; then
