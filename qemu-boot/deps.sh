@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
-      busybox-static attr dmsetup bc bison flex libelf-dev libssl-dev lz4 cpio sparse
+      busybox-static attr dmsetup mmdebstrap bc bison flex libelf-dev libssl-dev lz4 cpio sparse
       xz-utils git perl python3 python3-ply python3-git"
 
 [ "$(id -u)" = 0 ] && pkgs="$pkgs ccache"

@@ -6,7 +6,7 @@
 # see run-test.sh), with the debug kernel's 3x time and 1G of memory.
 ul_test_conf() {
 	TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
-	GOLDEN=expected
+	GOLDEN=expected ROOTFS=
 	# shellcheck disable=SC1090
 	[ -f "$UL_TOP/tests/$1/test.conf" ] && . "$UL_TOP/tests/$1/test.conf"
 	if [ "$2" = debug ]; then

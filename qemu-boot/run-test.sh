@@ -21,6 +21,8 @@
 #   CMDLINE=words     more kernel command line (e.g. the benchmarks'
 #                     clock: tsc=reliable)
 #   LOGDISK=yes       a third disk, vdc: 1 MiB of raw zeros, not checked
+#   ROOTFS=yes        a read-only disk after those, the Debian 12 root
+#                     tree of qemu-boot/rootfs.sh (vdc without LOGDISK)
 #   HOST_DRIVER=file  a bash file sourced instead of the single boot; it
 #                     calls "ul_boot TAG SCRIPT [CUT]" once per boot, and
 #                     its output and exit status are the test's
@@ -54,6 +56,10 @@ drives=("${imgs[@]}")
 if [ "$LOGDISK" = yes ]; then
 	head -c 1M /dev/zero > "$run/vdc-log.img"
 	drives+=("$run/vdc-log.img")
+fi
+if [ "$ROOTFS" = yes ]; then
+	rootfs=$("$UL_TOP/qemu-boot/rootfs.sh") || exit 1
+	drives+=("$rootfs:ro")
 fi
 [ -n "$HOST_PRE" ] && (cd "$tdir" && "./$HOST_PRE" "${imgs[@]}")
 
@@ -110,7 +116,10 @@ ul_boot() {
 	local qemu d acls am asecs
 	ul_qemu "$variant" "$blog" "$bout" "ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
 	for d in "${drives[@]}"; do
-		qemu+=(-drive "file=$d,format=raw,if=virtio")
+		case $d in
+		*:ro) qemu+=(-drive "file=${d%:ro},format=raw,if=virtio,readonly=on") ;;
+		*) qemu+=(-drive "file=$d,format=raw,if=virtio") ;;
+		esac
 	done
 	ul_write_qemu "$logs/$test$tag.qemu" "rerun $test$tag on the $variant kernel (images as the run left them)"
 	: > "$bout"

@@ -1,0 +1,41 @@
+#!/bin/bash
+# rootfs.sh: the Debian 12 root tree of the real-client tests
+# (tests/realworld-*), as an ext4 image in the store, made once for its
+# package list: mmdebstrap's minbase variant from the machine's Debian
+# archive, plus the packages of $pkgs below. Prints the image's path.
+# Needs root (the tree's files keep their owners) and the package
+# mmdebstrap (qemu-boot/deps.sh installs it).
+. "$(dirname "$0")/lib.sh"
+
+suite=bookworm
+pkgs="git python3 dpkg-dev make rsync"
+key=$(printf '%s\n' "rootfs 1" "$suite" minbase $pkgs | sha256sum | cut -c1-12)
+img=$UL_STORE/rootfs-$key.img
+if [ -f "$img" ]; then
+	echo "$img"
+	exit 0
+fi
+
+[ "$(id -u)" = 0 ] || ul_die "the real-client root tree needs root (its files keep their owners)"
+command -v mmdebstrap >/dev/null || ul_die "mmdebstrap not found (qemu-boot/deps.sh installs it)"
+mkdir -p "$UL_STORE"
+exec 9>"$img.lock"
+flock 9
+if [ ! -f "$img" ]; then
+	tmp=$img.tmp
+	rm -rf "$tmp" "$tmp.tar" "$tmp.img"
+	ul_say "rootfs: mmdebstrap $suite minbase + $pkgs"
+	mmdebstrap --quiet --variant=minbase --include="${pkgs// /,}" "$suite" "$tmp.tar" ||
+		ul_die "mmdebstrap failed"
+	mkdir "$tmp"
+	tar -C "$tmp" --numeric-owner --xattrs --xattrs-include='*' -xpf "$tmp.tar" ||
+		ul_die "cannot unpack $tmp.tar"
+	# the tree, a quarter free, in an ext4 image that mke2fs fills
+	kib=$(du -sk "$tmp" | cut -f1)
+	mke2fs -q -F -t ext4 -L ul-rootfs -d "$tmp" "$tmp.img" "$((kib * 5 / 4 + 65536))k" >/dev/null ||
+		ul_die "mke2fs -d failed"
+	mv "$tmp.img" "$img"
+	rm -rf "$tmp" "$tmp.tar"
+	ul_say "rootfs: $img ($(du -h "$img" | cut -f1) used)"
+fi
+echo "$img"
