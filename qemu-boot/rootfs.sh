@@ -2,14 +2,19 @@
 # rootfs.sh: the Debian 12 root tree of the real-client tests
 # (tests/realworld-*), as an ext4 image in the store, made once for its
 # package list: mmdebstrap's minbase variant from the machine's Debian
-# archive, plus the packages of $pkgs below. Prints the image's path.
+# archive, plus the packages of $pkgs below, and the .deb files of $debs
+# in /root/debs. Prints the image's path.
 # Needs root (the tree's files keep their owners) and the package
 # mmdebstrap (qemu-boot/deps.sh installs it).
 . "$(dirname "$0")/lib.sh"
 
 suite=bookworm
 pkgs="git python3 dpkg-dev make rsync"
-key=$(printf '%s\n' "rootfs 1" "$suite" minbase $pkgs | sha256sum | cut -c1-12)
+# fetched, not installed, into /root/debs with what they need: packages
+# whose maintainer scripts and triggers the workload runs (alternatives,
+# ldconfig)
+debs="nano less jq"
+key=$(printf '%s\n' "rootfs 3" "$suite" minbase $pkgs "debs:" $debs | sha256sum | cut -c1-12)
 img=$UL_STORE/rootfs-$key.img
 if [ -f "$img" ]; then
 	echo "$img"
@@ -25,8 +30,11 @@ if [ ! -f "$img" ]; then
 	tmp=$img.tmp
 	rm -rf "$tmp" "$tmp.tar" "$tmp.img"
 	ul_say "rootfs: mmdebstrap $suite minbase + $pkgs"
-	mmdebstrap --quiet --variant=minbase --include="${pkgs// /,}" "$suite" "$tmp.tar" ||
-		ul_die "mmdebstrap failed"
+	mmdebstrap --quiet --variant=minbase --include="${pkgs// /,}" \
+		--customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
+		--customize-hook="chroot \"\$1\" apt-get install -qq --download-only -y $debs" \
+		--customize-hook='mkdir -p "$1/root/debs" && mv "$1"/var/cache/apt/archives/*.deb "$1/root/debs/"' \
+		"$suite" "$tmp.tar" || ul_die "mmdebstrap failed"
 	mkdir "$tmp"
 	tar -C "$tmp" --numeric-owner --xattrs --xattrs-include='*' -xpf "$tmp.tar" ||
 		ul_die "cannot unpack $tmp.tar"

@@ -26,11 +26,17 @@
  * about 50 ms.
  *
  *   ul-tree -a DIR
+ *   ul-tree -x DIR
  *
  * also prints, after each object's line, "  ino=INO nlink=N" and one line
  * "  xattr NAME=VALUE" per extended attribute the object lists, sorted by
  * name (VALUE as text when it is printable, else 0x and hexadecimal): the
  * view the crash-state test (tests/lib/crash-states.sh) compares.
+ *
+ * -x prints, for a file, "hash=H" (64-bit FNV-1a of its bytes, in
+ * hexadecimal) instead of its content, and each object's xattrs as -a
+ * does, without inode numbers and link counts: the trees of the
+ * real-client tests, too big to print whole.
  *
  * Exit status: 0, or 1 when DIR or an object could not be read (the
  * reason on standard error).
@@ -50,7 +56,7 @@
 
 static char **paths;
 static size_t npaths, cap;
-static int status, all;
+static int status, all, hashed;
 
 static void add(const char *p)
 {
@@ -168,15 +174,40 @@ static void content(const char *p)
 	free(buf);
 }
 
-/* -a: inode number, link count and every listed xattr of @p */
+/* -x: the FNV-1a hash of a file's bytes */
+static void hash(const char *p)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned char buf[65536];
+	ssize_t n, i;
+	int fd = open(p, O_RDONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "ul-tree: %s: %s\n", p, strerror(errno));
+		status = 1;
+		return;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ULL;
+	if (n < 0) {
+		fprintf(stderr, "ul-tree: %s: %s\n", p, strerror(errno));
+		status = 1;
+	}
+	close(fd);
+	printf("hash=%016llx", h);
+}
+
+/* -a: inode number, link count and every listed xattr of @p; -x: xattrs */
 static void show_more(const char *p, const struct stat *st)
 {
 	char names[4096], val[1024], *nm, *sorted[256];
 	ssize_t len, vl, i;
 	int n = 0, a, b;
 
-	printf("  ino=%llu nlink=%lu\n", (unsigned long long)st->st_ino,
-	       (unsigned long)st->st_nlink);
+	if (all)
+		printf("  ino=%llu nlink=%lu\n", (unsigned long long)st->st_ino,
+		       (unsigned long)st->st_nlink);
 	len = llistxattr(p, names, sizeof(names));
 	if (len < 0) {
 		if (errno == ENOTSUP)
@@ -260,6 +291,12 @@ static void show(const char *top, const char *rel)
 		printf("%s: fifo (%s)\n", n, o);
 		break;
 	case S_IFREG:
+		if (hashed) {
+			printf("%s: file (%s) size=%lld ", n, o, (long long)st.st_size);
+			hash(p);
+			printf("\n");
+			break;
+		}
 		printf("%s: file (%s) size=%lld '", n, o, (long long)st.st_size);
 		content(p);
 		printf("'\n");
@@ -268,7 +305,7 @@ static void show(const char *top, const char *rel)
 		printf("%s: socket (%s)\n", n, o);
 		break;
 	}
-	if (all)
+	if (all || hashed)
 		show_more(p, &st);
 }
 
@@ -276,13 +313,14 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
-	if (argc == 3 && !strcmp(argv[1], "-a")) {
-		all = 1;
+	if (argc == 3 && (!strcmp(argv[1], "-a") || !strcmp(argv[1], "-x"))) {
+		all = argv[1][1] == 'a';
+		hashed = !all;
 		argv++;
 		argc--;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: ul-tree [-a] DIR\n");
+		fprintf(stderr, "usage: ul-tree [-a|-x] DIR\n");
 		return 2;
 	}
 	walk(argv[1], ".");
