@@ -741,6 +741,20 @@ static void do_op(const char *dir, unsigned long k, const struct op *o)
 	}
 }
 
+/* the class of --target (exits when there is none) */
+static enum tclass target_class(void)
+{
+	int i;
+
+	for (i = 0; opt_target && i < NR_TC; i++)
+		if (!strcmp(tclasses[i].name, opt_target) &&
+		    tclasses[i].kind != NR_KINDS)
+			return i;
+	fprintf(stdout, "ul-crash: no such target class: %s\n",
+		opt_target ? opt_target : "(none)");
+	exit(2);
+}
+
 static int run(void)
 {
 	char dir[PATH_MAX], desc[96], mark[104];
@@ -753,14 +767,7 @@ static int run(void)
 	int lfd, i;
 
 	if (opt_target) {
-		for (i = 0; i < NR_TC; i++)
-			if (!strcmp(tclasses[i].name, opt_target) &&
-			    tclasses[i].kind != NR_KINDS)
-				target = i;
-		if (target == NR_TC) {
-			fprintf(stdout, "ul-crash: no such target class: %s\n", opt_target);
-			return 2;
-		}
+		target = target_class();
 		kind = tclasses[target].kind;
 	}
 	pth(dir, opt_union, kind_names[kind]);
@@ -808,19 +815,6 @@ static int run(void)
  * prepare and op: one transition alone, for tests/crash-states. K is the
  * number of the NTH op of the target class in its kind's sequence.
  */
-static enum tclass target_class(void)
-{
-	int i;
-
-	for (i = 0; opt_target && i < NR_TC; i++)
-		if (!strcmp(tclasses[i].name, opt_target) &&
-		    tclasses[i].kind != NR_KINDS)
-			return i;
-	fprintf(stdout, "ul-crash: no such target class: %s\n",
-		opt_target ? opt_target : "(none)");
-	exit(2);
-}
-
 static unsigned long target_op(enum tclass target, struct op *o)
 {
 	unsigned long k, seen = 0;

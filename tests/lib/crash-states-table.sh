@@ -16,6 +16,11 @@ for log in "$@"; do
 	esac
 	tr -d '\r' < "$log" | sed -n "s/^run /$u /p"
 done | awk '
+	BEGIN {
+		n = split("entries writes flushes fua states flush/fua checked before after st_ino-only fsck-y violations", names, " ")
+		for (i = 1; i <= n; i++) col[names[i]] = 1
+		n = 0
+	}
 	{
 		key = $1 " " $2 " " $3
 		if (!(key in runs)) order[n++] = key
@@ -24,20 +29,10 @@ done | awk '
 		line = $0
 		gsub(/[(),]/, " ", line)
 		split(line, w, " ")
-		for (i = 1; i in w; i++) {
-			if (w[i] == "entries") ent[key] += w[i + 1]
-			if (w[i] == "writes") wr[key] += w[i + 1]
-			if (w[i] == "flushes") fl[key] += w[i + 1]
-			if (w[i] == "fua") fu[key] += w[i + 1]
-			if (w[i] == "states") st[key] += w[i + 1]
-			if (w[i] == "flush/fua") pr[key] += w[i + 1]
-			if (w[i] == "checked") ck[key] += w[i + 1]
-			if (w[i] == "before") be[key] += w[i + 1]
-			if (w[i] == "after") af[key] += w[i + 1]
-			if (w[i] == "st_ino-only") ino[key] += w[i + 1]
-			if (w[i] == "fsck-y") fy[key] += w[i + 1]
-			if (w[i] == "violations") vi[key] += w[i + 1]
-		}
+		# "NAME N" pairs: each counted column follows its name
+		for (i = 1; i in w; i++)
+			if (w[i] in col && w[i + 1] ~ /^[0-9]+$/)
+				sum[key, w[i]] += w[i + 1]
 	}
 	END {
 		printf "%-9s %-28s %-5s %4s %7s %6s %5s %4s %6s %8s %7s %6s %5s %6s %6s %10s\n",
@@ -47,11 +42,14 @@ done | awk '
 		for (i = 0; i < n; i++) {
 			k = order[i]
 			split(k, f, " ")
+			v = sum[k, "violations"] + 0
 			printf "%-9s %-28s %-5s %4d %7d %6d %5d %4d %6d %8d %7d %6d %5d %6d %6d %10s\n",
-			       f[1], f[2], f[3], runs[k], ent[k], wr[k], fl[k], fu[k],
-			       st[k], pr[k], ck[k], be[k], af[k], ino[k], fy[k],
-			       (k in bad) ? vi[k] "+" bad[k] "?" : vi[k]
-			tv += vi[k]; ts += st[k]; tc += ck[k]
+			       f[1], f[2], f[3], runs[k], sum[k, "entries"],
+			       sum[k, "writes"], sum[k, "flushes"], sum[k, "fua"],
+			       sum[k, "states"], sum[k, "flush/fua"], sum[k, "checked"],
+			       sum[k, "before"], sum[k, "after"], sum[k, "st_ino-only"],
+			       sum[k, "fsck-y"], (k in bad) ? v "+" bad[k] "?" : v
+			tv += v; ts += sum[k, "states"]; tc += sum[k, "checked"]
 		}
 		printf "total: %d states, %d checked, %d violations\n", ts, tc, tv
 	}'

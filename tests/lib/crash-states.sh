@@ -261,13 +261,14 @@ cs_state() {
 # the superblock, a bitmap, the inode table (which inodes), or the
 # directory or xattr block of an inode (its path: debugfs icheck, ncheck).
 cs_annotate() {
-	local class=$1 i flags sector count b n what ino ib it ipb
+	local class=$1 i flags sector count b n what ino ib it ipb ipg
 	ul-logwrites replay $CS/log.img $CS/state.img --base $CS/base.img \
 		--from $((CS_A + 1)) --to $((CS_B - 1)) || return 1
 	debugfs -R stats $CS/state.img > $CS/stats 2>/dev/null
 	ib=$(sed -n 's/.*inode bitmap at \([0-9]*\).*/\1/p' $CS/stats | head -n 1)
 	it=$(sed -n 's/.*inode table at \([0-9]*\).*/\1/p' $CS/stats | head -n 1)
 	ipb=$((4096 / $(sed -n 's/^Inode size:[[:space:]]*\([0-9]*\).*/\1/p' $CS/stats)))
+	ipg=$(sed -n 's/^Inodes per group:[[:space:]]*\([0-9]*\).*/\1/p' $CS/stats)
 	tail -n +2 $CS/entries | while read -r i flags sector count _; do
 		b=$((sector / 8)) n=$((count / 8))
 		if [ "$n" = 0 ]; then
@@ -280,7 +281,7 @@ cs_annotate() {
 			what="block bitmap"
 		elif [ "$b" = "$ib" ]; then
 			what="inode bitmap"
-		elif [ "$b" -ge "$it" ] && [ "$b" -lt "$((it + 8192 / ipb))" ]; then
+		elif [ "$b" -ge "$it" ] && [ "$b" -lt "$((it + ipg / ipb))" ]; then
 			what="inode table, inodes $(((b - it) * ipb + 1))-$(((b - it + n) * ipb))"
 		else
 			ino=$(debugfs -R "icheck $b" $CS/state.img 2>/dev/null | awk 'NR == 2 { print $2 }')
