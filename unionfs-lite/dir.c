@@ -1047,15 +1047,23 @@ static int ul_rename_whiteout_exchange(struct ul_rename_ctx *rc)
 }
 
 /*
- * rename(P, Q) where P needs no whiteout and upper/Q is a whiteout:
- *   exchange(upper/P, upper/Q); unlink(upper/P), now the old whiteout.
- * Q goes from whiteout to P's object in one step (a directory cannot be
- * renamed over the whiteout's character device).
+ * rename(P, Q) where P needs no whiteout and upper/Q is a whiteout. Q goes
+ * from whiteout to P's object in one step:
+ *   P not a directory: rename(upper/P, upper/Q), replacing the whiteout.
+ *     A plain rename over an existing name is what the upper fs knows as
+ *     "replace a file": ext4 then writes P's data before the rename
+ *     commits (auto_da_alloc), as programs that replace a file without
+ *     fsync (dpkg's conffiles) expect, and as overlayfs does.
+ *   P a directory (it cannot be renamed over a character device):
+ *     exchange(upper/P, upper/Q); unlink(upper/P), now the old whiteout.
  */
 static int ul_rename_over_whiteout(struct ul_rename_ctx *rc)
 {
 	int err;
 
+	if (!d_is_dir(rc->oldupper))
+		return ul_do_rename(rc->ufs, rc->olddir, rc->oldupper,
+				    rc->newdir, rc->newupper, 0);
 	err = ul_do_rename(rc->ufs, rc->olddir, rc->oldupper, rc->newdir,
 			   rc->newupper, RENAME_EXCHANGE);
 	if (!err)

@@ -27,6 +27,8 @@ rc_setup() {
 	rename-upper-onto-whiteout)	# P upper-only dir, upper/Q whiteout over lower dir
 		mkdir $U/P; echo u >$U/P/z; mkdir $L/Q; echo l >$L/Q/x
 		mknod $U/Q c 0 0 ;;
+	rename-file-onto-whiteout)	# P upper-only file, upper/Q a whiteout
+		echo u >$U/P; echo l >$L/Q; mknod $U/Q c 0 0 ;;
 	noreplace-onto-whiteout)	# P upper-only, upper/Q a whiteout
 		echo u >$U/P; echo l >$L/Q; mknod $U/Q c 0 0 ;;
 	rename-dir-over-whiteouts)	# recipe 4: P upper-only dir, Q merged empty
