@@ -59,8 +59,7 @@ lowers() {
 
 # tree DIR: every object below DIR (name, type, mode, owner, device
 # numbers, a symlink's target), then the files' contents and the opaque
-# marks; a few processes for the whole tree (this runs on the debug
-# kernel too, where each one is slow)
+# marks; a few processes for the whole tree
 tree() {
 	(
 		cd "$1" || exit 1
