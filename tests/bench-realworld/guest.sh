@@ -37,8 +37,8 @@ for k in $(seq 1 $R); do
 		echo 3 >/proc/sys/vm/drop_caches
 		n=$(wc -l <$RW_TIMES)
 		rw_workload $fs >/tmp/rw-$fs-$k.out || { cat /tmp/rw-$fs-$k.out; exit 1; }
-		sed "1,${n}d" $RW_TIMES | awk -v f=$fs '{ s += $3 } END { print f, "total", s }' >>/tmp/totals
-		sed "1,${n}d" $RW_TIMES | awk -v f=$fs -v k=$k '{ s = s " " $2 "=" $3 } END { print "round " k " " f ":" s }' >>/tmp/rounds
+		tail -n +$((n + 1)) $RW_TIMES | awk -v f=$fs '{ s += $3 } END { print f, "total", s }' >>/tmp/totals
+		tail -n +$((n + 1)) $RW_TIMES | awk -v f=$fs -v k=$k '{ s = s " " $2 "=" $3 } END { print "round " k " " f ":" s }' >>/tmp/rounds
 		rw_leave || exit 1
 		rm -rf $up $up.work
 	done
