@@ -43,12 +43,12 @@ done
 
 # The runs, UL_TEST_JOBS at a time (default: one per core; a TCG guest
 # mostly keeps one core busy). Each run has its own logs and images.
-# Tests that need only guest.sh and the two disks run UL_BATCH (default 8)
+# Tests that need only guest.sh and the two disks run UL_BATCH (default 12)
 # to a boot (run-batch.sh); UL_BATCH=1 boots once per test. The host-driven
 # tests (several boots each) start first, then the others that boot
 # alone (the crash-state tests are the longest), then the batches.
 jobs=${UL_TEST_JOBS:-$UL_JOBS}
-batch=${UL_BATCH:-8}
+batch=${UL_BATCH:-12}
 batchable() { # batchable TEST
 	[ "$batch" -gt 1 ] &&
 	[ -z "$(conf "$1" HOST_DRIVER "")$(conf "$1" LOGDISK "")$(conf "$1" CMDLINE "")$(conf "$1" EXPECT_FAIL "")" ] &&

@@ -9,6 +9,5 @@
 DIFF_LAYERS=3
 DIFF_OPS=1000
 DIFF_SEEDS="1 2 3"
-[ "$UL_VARIANT" = debug ] && DIFF_OPS=500 DIFF_SEEDS=1
 # shellcheck disable=SC2086
 ul_diff_run $DIFF_OPS $DIFF_SEEDS

@@ -5,4 +5,4 @@
 # name before the exchange that replaces it, say) is seen within a few
 # transitions instead of by chance.
 . /tests/lib/race.sh
-race_atomic unionlite "$(race_count 20 20)" step_pause_ms=1
+race_atomic unionlite "$(race_count 10 10)" step_pause_ms=1

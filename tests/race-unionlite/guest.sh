@@ -2,4 +2,4 @@
 # transitions per recipe on the base kernel, 40 on the debug kernel
 # (KASAN and lockdep make it about 20 times slower).
 . /tests/lib/race.sh
-race_atomic unionlite "$(race_count 500 40)"
+race_atomic unionlite "$(race_count 200 20)"

@@ -3,7 +3,7 @@
 # of a whiteout recipe) fails with EIO, an errno none of the operations
 # may return here: ul-stress must report it as unexpected and exit 1.
 . /tests/lib/stress.sh
-stress_run 20 fail_rename=300 >/tmp/stress.out
+stress_run 3 fail_rename=300 >/tmp/stress.out
 echo "stress run: exit $?"
 cat /tmp/stress.out >/dev/console
 if grep -q '^stress: process [0-9]*: 1 unexpected errors, first: .*: Input/output error$' /tmp/stress.out; then
