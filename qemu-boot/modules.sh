@@ -80,12 +80,17 @@ elif [ "$variant" = mutant ]; then
 			ul_die "unionlite mutant $n failed to build"
 		}
 	}
+	# the five build at the same time (one make job each)
+	pids=()
 	ul_mutate 1 copy_up.c "attr.ia_mode = stat->mode;" \
-		"attr.ia_mode = stat->mode & ~S_IWGRP;"
+		"attr.ia_mode = stat->mode & ~S_IWGRP;" &
+	pids+=($!)
 	ul_mutate 2 readdir.c "e->whiteout = ul_is_whiteout(d);" \
-		"e->whiteout = ul_is_whiteout(d) && e->len > 1;"
+		"e->whiteout = ul_is_whiteout(d) && e->len > 1;" &
+	pids+=($!)
 	ul_mutate 3 dir.c "		err = ul_rename_whiteout_flag(&rc);" \
-		"		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir, rc.newupper, 0);"
+		"		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir, rc.newupper, 0);" &
+	pids+=($!)
 	# Two for tests/crash-states-mutants, each a recipe whose steps a
 	# crash can split: recipe 3 (a whiteout at Q, then the exchange)
 	# also onto a Q that only the lower layer has, as the module did
@@ -93,7 +98,8 @@ elif [ "$variant" = mutant ]; then
 	# swapped (the whiteout at P removed before the new object is
 	# renamed onto P).
 	ul_mutate 4 dir.c "(q_wh || (q_neg && d_really_is_negative(new)))" \
-		"(q_wh || q_neg)"
+		"(q_wh || q_neg)" &
+	pids+=($!)
 	ul_mutate 5 dir.c "		temp = ul_put_in_place(ufs, upperdir, target, attr,
 				       RENAME_EXCHANGE);
 		err = PTR_ERR_OR_ZERO(temp);
@@ -115,7 +121,11 @@ elif [ "$variant" = mutant ]; then
 			err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, 0);
 		if (err)
 			temp = ERR_PTR(err);
-		dput(target);"
+		dput(target);" &
+	pids+=($!)
+	for p in "${pids[@]}"; do
+		wait "$p" || ul_die "a unionlite mutant failed to build"
+	done
 else
 	mkdir -p "$out"
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||

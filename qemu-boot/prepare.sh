@@ -18,16 +18,17 @@ fi
 read -r hits0 misses0 < <(ul_ccache_stats)
 "$here/tree.sh"
 
-# The static C helpers of tests/helpers, for the guest.
+# The static C helpers of tests/helpers, for the guest, UL_JOBS at a time.
 mkdir -p "$UL_BUILD/helpers"
 for c in "$UL_TOP"/tests/helpers/*.c; do
 	[ -f "$c" ] || continue
 	bin=$UL_BUILD/helpers/$(basename "$c" .c)
 	if [ ! -x "$bin" ] || [ "$c" -nt "$bin" ]; then
-		gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$c" ||
-			ul_die "helper $c failed to build"
+		echo "$c"
 	fi
-done
+done | xargs -r -P "$UL_JOBS" -I{} sh -c \
+	'gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$0/$(basename "$1" .c)" "$1"' \
+	"$UL_BUILD/helpers" {} || ul_die "a helper of tests/helpers failed to build"
 
 # The ext2 selftest that kernel-series/ adds, when the series is applied.
 st=$UL_TREE/tools/testing/selftests/filesystems/ext2/rename_test.c
@@ -37,11 +38,25 @@ if [ -f "$st" ] && { [ ! -x "$bin" ] || [ "$st" -nt "$bin" ]; }; then
 		ul_die "the ext2 selftest failed to build"
 fi
 
+# The kernels one after the other (each build uses every core), then
+# each variant's modules and initramfs, UL_JOBS variants at a time (a
+# module build is one make job; each variant builds in its own copy).
 for v in "${@:-base}"; do
 	"$here/kernel.sh" "$(ul_kernel "$v")"
-	"$here/modules.sh" "$v"
-	"$here/initramfs.sh" "$v"
 done
+pids=() failed=
+for v in "${@:-base}"; do
+	if [ ${#pids[@]} -ge "$UL_JOBS" ]; then
+		wait "${pids[0]}" || failed=1
+		pids=("${pids[@]:1}")
+	fi
+	("$here/modules.sh" "$v" && "$here/initramfs.sh" "$v") &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do
+	wait "$p" || failed=1
+done
+[ -z "$failed" ] || ul_die "the modules or an initramfs failed to build"
 
 read -r hits misses < <(ul_ccache_stats)
 hits=$((hits - hits0)) misses=$((misses - misses0))

@@ -41,7 +41,8 @@
 # Lines on standard output, one per run:
 #   run CLASS UPPERFS nth=N mask=M: entries E (writes W, flushes F, fua U),
 #       states S (at flush/fua P), checked C (mounted M), before B,
-#       after A, st_ino-only I, fsck-y Y, violations V, steps T, time R+C s
+#       after A, st_ino-only I, fsck-y Y, violations V, steps T[, stopped
+#       at the first violation], time R+C s
 # S counts the image at the mark "before" and one per entry; P those at
 # the mark and at flush and FUA entries. B and A count the states whose
 # view is the one before or after; I those of them equal to it but for
@@ -294,14 +295,16 @@ cs_annotate() {
 # cs_run CLASS UPPERFS NTH MASK: one run, its states, its summary line.
 # With CS_SHORT=1 only the states the storage promises are checked (at
 # flush and FUA entries), with the one at the mark and at the last entry,
-# but on ext2, which never flushes (the only flushes are the test's).
+# but on ext2, which never flushes (the only flushes are the test's);
+# and the run stops at its first violation (make test's verdict is per
+# class: violations or none; make crash-states counts them all).
 # An entry without data (a flush) leaves the image of the entry before
 # it: its state is that one's, counted again, not mounted again.
 # Returns 1 on violations, 2 when the run could not be made.
 cs_run() {
 	local class=$1 fs=$2 nth=$3 mask=$4 i flags sector count r= last=
 	local e=0 w=0 f=0 u=0 s=0 p=0 nb=0 na=0 ni=0 ny=0 nv=0 nc=0 line ri=-1
-	local short=${CS_SHORT:-0}
+	local short=${CS_SHORT:-0} stop=${CS_SHORT:-0} stopped=
 	# ext2 never flushes (the test's own flushes are its only ones): its
 	# states are all checked
 	[ "$fs" = ext2 ] && short=0
@@ -327,6 +330,8 @@ cs_run() {
 		*flush*|*fua*|mark) p=$((p + 1)) ;;
 		*) [ "$short" = 1 ] && [ "$i" != "$last" ] && continue ;;
 		esac
+		# the entries after a stop are counted, not checked
+		[ -n "$stopped" ] && continue
 		s=$((s + 1))
 		if [ "$i" = "$CS_A" ]; then
 			cp $CS/base.img $CS/state.img
@@ -351,13 +356,14 @@ cs_run() {
 		line="state $class $fs mask=$mask $i $flags: $r"
 		echo "$line" >/dev/console
 		[ -n "${CS_OUT:-}" ] && echo "$line" >> "$CS_OUT"
+		[ "$stop" = 1 ] && [ "$nv" -gt 0 ] && stopped=", stopped at the first violation"
 	done < $CS/entries
-	case $r in
-	*after) ;;
+	case $stopped$r in
+	,*|*after) ;;
 	*) nv=$((nv + 1)); echo "state $class $fs mask=$mask: VIOLATION: the last entry does not give the view after" >/dev/console ;;
 	esac
 	[ "${CS_ANNOTATE:-0}" = 1 ] && [ "$mask" = 0 ] && cs_annotate "$class"
-	echo "run $class $fs nth=$nth mask=$mask: entries $e (writes $w, flushes $f, fua $u), states $((e + 1)) (at flush/fua $p), checked $s (mounted $nc), before $nb, after $na, st_ino-only $ni, fsck-y $ny, violations $nv, steps $CS_STEPS, time $(awk -v a="$t0" -v b="$t1" -v c="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f+%.1f s", b - a, c - b }')"
+	echo "run $class $fs nth=$nth mask=$mask: entries $e (writes $w, flushes $f, fua $u), states $((e + 1)) (at flush/fua $p), checked $s (mounted $nc), before $nb, after $na, st_ino-only $ni, fsck-y $ny, violations $nv, steps $CS_STEPS$stopped, time $(awk -v a="$t0" -v b="$t1" -v c="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f+%.1f s", b - a, c - b }')"
 	[ $nv = 0 ]
 }
 

@@ -1,6 +1,6 @@
 # Host driver (sourced by run-test.sh): power cuts in the middle of the
 # real client's package phase, on unionlite and on overlayfs. Round i
-# cuts both unions at the same moment of the phase (a random 0.5 to 8 s
+# cuts both unions at the same moment of the phase (a random 0.5 to 7.9 s
 # after the guest opens the window, UL_RW_CUTS rounds, default 6); each
 # cut boot (guest.sh) is followed by a check boot (check.sh). Per cut, in
 # build/logs/VARIANT/realworld-powercut.cuts: the cut, what dpkg --audit
@@ -10,8 +10,9 @@ cuts=$logs/$test.cuts
 : >"$cuts"
 rc=0
 for i in $(seq 1 "$n"); do
-	secs=$(printf '%d.%d' $((RANDOM % 8)) $((RANDOM % 10)))
-	[ "${secs%.*}" = 0 ] && secs=0.5
+	# tenths of a second, uniform over 0.5 to 7.9
+	tenths=$((5 + RANDOM % 75))
+	secs=$((tenths / 10)).$((tenths % 10))
 	for fs in unionlite overlay; do
 		CMDLINE="ul.fs=$fs ul.round=$i"
 		ul_boot "cut$i-$fs" guest.sh "$secs"
