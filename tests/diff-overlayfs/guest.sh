@@ -10,6 +10,5 @@
 . /tests/lib/diff.sh
 DIFF_OPS=1000
 DIFF_SEEDS="1 2 3"
-[ "$UL_VARIANT" = debug ] && DIFF_OPS=500 DIFF_SEEDS=1
 # shellcheck disable=SC2086
 ul_diff_run $DIFF_OPS $DIFF_SEEDS

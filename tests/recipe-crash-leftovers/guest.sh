@@ -2,10 +2,14 @@
 # layers (the upper name in its old or new state, a #n object in W/work),
 # and how the next mount cleans it: W/work is emptied (logged), and the
 # union shows the state before or after the operation, never a mix.
+# On the debug kernel the ext4 upper alone: the mount's cleanup of
+# W/work makes the same calls on both uppers (expected.debug.out).
 . /tests/union-lib/union.sh
 ul_start || exit 1
 rc=0
-for base in $UL_EXT4 $UL_EXT2; do
+bases="$UL_EXT4 $UL_EXT2"
+[ "$UL_VARIANT" = debug ] && bases=$UL_EXT4
+for base in $bases; do
 	for s in r1-after-whiteout r1-after-exchange r1-after-unlinks \
 		 r2-after-mkdir-opaque r2-after-exchange \
 		 unlink-after-whiteout r3-after-whiteout \
