@@ -65,17 +65,18 @@ race-soak:
 	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
 
 # make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]
-# [REDIRECT=1]: ul-diff against overlayfs over one lower layer (or
-# three, as diff-multilower) on seeds FIRST..FIRST+SEEDS-1; EXTRA=1:
-# with inode flags, move-ins and the layers changed between mounts (as
-# diff-layer-changes); REDIRECT=1: both mounted with redirect_dir=on, so
-# that renames of lower directories move them (as diff-redirect)
+# [REDIRECT=1] [VARIANT=debug]: ul-diff against overlayfs over one lower
+# layer (or three, as diff-multilower) on seeds FIRST..FIRST+SEEDS-1;
+# EXTRA=1: with inode flags, move-ins and the layers changed between
+# mounts (as diff-layer-changes); REDIRECT=1: both mounted with
+# redirect_dir=on, so that renames of lower directories move them (as
+# diff-redirect); VARIANT=debug: on the debug kernel (KASAN, lockdep)
 fuzz:
 	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) \
 	UL_FUZZ_FIRST=$(or $(FIRST),1000) UL_FUZZ_LAYERS=$(or $(LAYERS),1) \
 	UL_FUZZ_EXTRA=$(or $(EXTRA),0) UL_FUZZ_REDIRECT=$(or $(REDIRECT),0) \
-	VARIANTS=base \
-	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/base/diff-fuzz.out; exit $$rc
+	VARIANTS=$(or $(VARIANT),base) \
+	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/$(or $(VARIANT),base)/diff-fuzz.out; exit $$rc
 
 kernels:
 	@qemu-boot/prepare.sh base debug pristine mutant
