@@ -43,6 +43,15 @@ UL_STORE=${UL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/unionlite}
 ul_say() { printf '%s\n' "$*" >&2; }
 ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# ul_wait PID...: wait for each; returns 1 if any of them failed
+ul_wait() {
+	local p rc=0
+	for p in "$@"; do
+		wait "$p" || rc=1
+	done
+	return $rc
+}
+
 # Kernel and module builds go through ccache when it is installed, so
 # that a kernel the store does not hold yet (a new series or config)
 # compiles only what changed. The cache lives outside the clone:

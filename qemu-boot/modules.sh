@@ -123,9 +123,7 @@ elif [ "$variant" = mutant ]; then
 			temp = ERR_PTR(err);
 		dput(target);" &
 	pids+=($!)
-	for p in "${pids[@]}"; do
-		wait "$p" || ul_die "a unionlite mutant failed to build"
-	done
+	ul_wait "${pids[@]}" || ul_die "a unionlite mutant failed to build"
 else
 	mkdir -p "$out"
 	cmp -s "$kdir/fs/ext2/ext2.ko" "$out/ext2.ko" ||

@@ -47,15 +47,13 @@ done
 pids=() failed=
 for v in "${@:-base}"; do
 	if [ ${#pids[@]} -ge "$UL_JOBS" ]; then
-		wait "${pids[0]}" || failed=1
+		ul_wait "${pids[0]}" || failed=1
 		pids=("${pids[@]:1}")
 	fi
 	("$here/modules.sh" "$v" && "$here/initramfs.sh" "$v") &
 	pids+=($!)
 done
-for p in "${pids[@]}"; do
-	wait "$p" || failed=1
-done
+ul_wait "${pids[@]}" || failed=1
 [ -z "$failed" ] || ul_die "the modules or an initramfs failed to build"
 
 read -r hits misses < <(ul_ccache_stats)

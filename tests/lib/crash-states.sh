@@ -304,7 +304,7 @@ cs_annotate() {
 cs_run() {
 	local class=$1 fs=$2 nth=$3 mask=$4 i flags sector count r= last=
 	local e=0 w=0 f=0 u=0 s=0 p=0 nb=0 na=0 ni=0 ny=0 nv=0 nc=0 line ri=-1
-	local short=${CS_SHORT:-0} stop=${CS_SHORT:-0} stopped=
+	local short=${CS_SHORT:-0} stopped=
 	# ext2 never flushes (the test's own flushes are its only ones): its
 	# states are all checked
 	[ "$fs" = ext2 ] && short=0
@@ -356,7 +356,7 @@ cs_run() {
 		line="state $class $fs mask=$mask $i $flags: $r"
 		echo "$line" >/dev/console
 		[ -n "${CS_OUT:-}" ] && echo "$line" >> "$CS_OUT"
-		[ "$stop" = 1 ] && [ "$nv" -gt 0 ] && stopped=", stopped at the first violation"
+		[ "${CS_SHORT:-0}" = 1 ] && [ "$nv" -gt 0 ] && stopped=", stopped at the first violation"
 	done < $CS/entries
 	case $stopped$r in
 	,*|*after) ;;
