@@ -51,7 +51,8 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	for k in "$UL_BUILD/mod-$variant"/ext2/ext2.ko "$UL_BUILD/mod-$variant"/unionfs-lite/*.ko; do
 		[ -f "$k" ] && echo "file /lib/modules/${k##*/} $k 0644 0 0"
 	done
-	for k in "$UL_BUILD/mod-$variant"/unionlite-m*/unionlite.ko; do
+	for k in "$UL_BUILD/mod-$variant"/unionlite-m*/unionlite.ko \
+		"$UL_BUILD/mod-$variant"/unionlite-test/unionlite.ko; do
 		[ -f "$k" ] || continue
 		m=${k%/unionlite.ko}
 		echo "file /lib/modules/${m##*/}.ko $k 0644 0 0"

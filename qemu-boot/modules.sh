@@ -23,12 +23,19 @@ mkdir -p "$mb"
 exec 9>"$mb.lock"
 flock 9
 
-for m in "${UL_MOD_SRC:-$UL_TOP/unionfs-lite}" "$UL_TOP/tests/kmod"; do
-	out=$mb/$(basename "$m")
+# The module twice: as users load it, and the test build
+# (CONFIG_UNIONLITE_TEST=y: unionfs-lite/testing.h), in a copy of its own.
+src=${UL_MOD_SRC:-$UL_TOP/unionfs-lite}
+for m in "$src" "$src:unionlite-test" "$UL_TOP/tests/kmod"; do
+	name=$(basename "${m%%:*}") extra=()
+	case $m in
+	*:*) name=${m#*:} extra=(CONFIG_UNIONLITE_TEST=y) m=${m%%:*} ;;
+	esac
+	out=$mb/$name
 	ul_sync_dir "$m" "$out"
-	ul_kmake -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1 || {
+	ul_kmake -C "$kdir" M="$out" W=1 "${extra[@]}" "$@" modules >"$out/build.log" 2>&1 || {
 		cat "$out/build.log" >&2
-		ul_die "module $(basename "$m") failed to build for $variant"
+		ul_die "module $name failed to build for $variant"
 	}
 	# W=1 and sparse findings are errors for our own code.
 	if grep -E 'warning:|error:' "$out/build.log" >&2; then
@@ -135,7 +142,7 @@ rm -rf "$UL_BUILD/mod-$variant.new"
 for d in "$mb"/*/; do
 	d=${d%/}
 	case ${d##*/} in
-	unionfs-lite|kmod|ext2) ;;
+	unionfs-lite|unionlite-test|kmod|ext2) ;;
 	unionlite-m[0-9]) [ "$variant" = mutant ] || continue ;;
 	*) continue ;;
 	esac

@@ -79,7 +79,8 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
  * @query_flags: AT_STATX_* flags
  *
  * st_dev is the union's for every object, st_ino the union inode's
- * number (ino.c). A merged directory has one link, as on overlayfs: its
+ * number (ino.c), the append-only and immutable attributes the union
+ * inode's. A merged directory has one link, as on overlayfs: its
  * subdirectories are not counted.
  *
  * Return: 0 or a negative errno from vfs_getattr().
@@ -100,6 +101,8 @@ int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
 		return err;
 	stat->dev = dentry->d_sb->s_dev;
 	stat->ino = d_inode(dentry)->i_ino;
+	/* append-only and immutable are the union inode's (ul_inode->prot) */
+	generic_fill_statx_attr(d_inode(dentry), stat);
 	/* merged: an upper and a lower directory, or several lower ones */
 	if (d_is_dir(dentry) &&
 	    (ul_dentry_upper(dentry) ? 1 : 0) + UL_E(dentry)->numlower > 1)

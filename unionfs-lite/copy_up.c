@@ -407,11 +407,12 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	if (err)
 		goto out_cleanup;
 	/*
-	 * The origin keeps the object's inode number (ino.c); the parent is
-	 * marked impure before the copy shows in it, so that no readdir of
-	 * it reports the upper inode's number for the copy. As in overlayfs
-	 * (without its index), a copy of one link of a hard-linked file is
-	 * a file of its own: no origin, the upper inode's number.
+	 * The origin keeps the object's inode number (ino.c). As in
+	 * overlayfs (without its index), a copy of one link of a
+	 * hard-linked file is a file of its own: no origin, the upper
+	 * inode's number. The parent is marked impure before any copy shows
+	 * in it, as overlayfs marks it: its readdir (ours, or overlayfs's on
+	 * this upper later) then looks up the numbers of its entries.
 	 */
 	origin = 0;
 	if (S_ISDIR(stat.mode) || stat.nlink == 1)
@@ -419,11 +420,9 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	err = origin;
 	if (origin < 0)
 		goto out_cleanup;
-	if (origin && !S_ISDIR(stat.mode)) {
-		err = ul_set_impure(ufs, d_inode(parent), upperdir);
-		if (err)
-			goto out_cleanup;
-	}
+	err = ul_set_impure(ufs, d_inode(parent), upperdir);
+	if (err)
+		goto out_cleanup;
 	if (redirect && S_ISDIR(stat.mode)) {
 		redirect_copy = ul_write_redirect(ufs, temp, redirect);
 		err = PTR_ERR(redirect_copy);

@@ -93,20 +93,10 @@
 #include <linux/xattr.h>
 #include "ops.h"
 
-static bool ul_naive;
-module_param_named(naive, ul_naive, bool, 0644);
-MODULE_PARM_DESC(naive,
-		 "TEST ONLY: do the whiteout recipes in several visible, non-atomic steps");
-
-static unsigned int ul_redirect_max = 256;
-module_param_named(redirect_max, ul_redirect_max, uint, 0644);
+static ushort ul_redirect_max = 256;
+module_param_named(redirect_max, ul_redirect_max, ushort, 0644);
 MODULE_PARM_DESC(redirect_max,
 		 "Longest redirect (an absolute path) recipe 6 writes, as overlayfs's");
-
-static bool ul_no_rename_whiteout;
-module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);
-MODULE_PARM_DESC(no_rename_whiteout,
-		 "TEST ONLY: act as if the upper fs had no RENAME_WHITEOUT");
 
 /*
  * A name in union directory @dir (locked) changed: open readdir caches of
@@ -625,7 +615,7 @@ static int ul_create_over_whiteout(struct dentry *dentry,
 	err = PTR_ERR(target);
 	if (IS_ERR(target))
 		goto out_release;
-	if (READ_ONCE(ul_naive)) {
+	if (ul_test_naive()) {
 		err = ul_replace_naive(ufs, upperdir, target, attr, &temp);
 	} else {
 		temp = ul_put_in_place(ufs, upperdir, target, attr,
@@ -859,7 +849,7 @@ static int ul_rmdir_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 	target = ul_lock_target(ufs, upperdir, dentry, false);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
-	if (READ_ONCE(ul_naive)) {
+	if (ul_test_naive()) {
 		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
 		goto out_unlock;
 	}
@@ -893,7 +883,7 @@ static int ul_unlink_whiteout(struct ul_fs *ufs, struct dentry *dentry)
 	target = ul_lock_target(ufs, upperdir, dentry, false);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
-	if (READ_ONCE(ul_naive)) {
+	if (ul_test_naive()) {
 		err = ul_replace_naive(ufs, upperdir, target, NULL, NULL);
 		goto out_unlock;
 	}
@@ -911,7 +901,7 @@ static int ul_remove(struct dentry *dentry, bool is_dir)
 {
 	struct super_block *sb = dentry->d_sb;
 	struct ul_fs *ufs = UL_FS(sb);
-	bool whiteout = ul_has_lower_name(dentry);
+	bool whiteout = ul_lower_name(dentry);
 	bool stale = false;
 	const struct cred *old_cred;
 	int err;
@@ -1004,7 +994,7 @@ static int ul_rename_naive(struct ul_rename_ctx *rc)
 			   rc->newupper, 0);
 	if (err)
 		return err;
-	if (!ul_has_lower_name(rc->old))
+	if (!ul_lower_name(rc->old))
 		return 0;
 	/* upper/P is absent now */
 	ul_rename_naive_pause(rc);
@@ -1073,7 +1063,7 @@ static int ul_rename_over_whiteout(struct ul_rename_ctx *rc)
 
 static bool ul_can_rename_whiteout(struct ul_fs *ufs)
 {
-	if (ufs->rename_whiteout && !READ_ONCE(ul_no_rename_whiteout))
+	if (ufs->rename_whiteout && !ul_test_no_rename_whiteout())
 		return true;
 	pr_info_once("unionlite: upper fs has no RENAME_WHITEOUT: rename over an existing name that must leave a whiteout returns EXDEV\n");
 	return false;
@@ -1112,7 +1102,7 @@ static struct dentry *ul_rename_over_whiteouts_dir(struct ul_fs *ufs,
 	target = ul_lock_target(ufs, upperdir, new, false);
 	if (IS_ERR(target))
 		return target;
-	if (READ_ONCE(ul_naive)) {
+	if (ul_test_naive()) {
 		/* the whiteouts go in place: lower names show up for a while */
 		err = ul_remove_whiteouts(ufs, target);
 		if (!err) {
@@ -1296,7 +1286,7 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 		.newdir		= ul_dentry_upper(new->d_parent),
 	};
 	bool exchange = flags & RENAME_EXCHANGE;
-	bool p_lower = ul_has_lower_name(old);
+	bool p_lower = ul_lower_name(old);
 	bool q_neg, q_wh;
 	struct dentry *trap;
 	int err;
@@ -1340,9 +1330,9 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	if (d_inode(rc.newupper) == d_inode(rc.oldupper))
 		goto out_dput;
 
-	*q_lower = q_wh || (d_really_is_positive(new) && ul_has_lower_name(new));
+	*q_lower = q_wh || (d_really_is_positive(new) && ul_lower_name(new));
 	/* recipe 6: the redirects name the lower directories they have now */
-	if (rd && !READ_ONCE(ul_naive)) {
+	if (rd && !ul_test_naive()) {
 		err = ul_rename_set_redirects(&rc, new, rd);
 		if (err)
 			goto out_dput;
@@ -1374,7 +1364,7 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	if (exchange)
 		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
 				   rc.newupper, RENAME_EXCHANGE);
-	else if (READ_ONCE(ul_naive) && (p_lower || q_wh))
+	else if (ul_test_naive() && (p_lower || q_wh))
 		err = ul_rename_naive(&rc);
 	else if (p_lower && (q_wh || (q_neg && d_really_is_negative(new))))
 		err = ul_rename_whiteout_exchange(&rc);
@@ -1389,7 +1379,7 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	else
 		err = ul_do_rename(ufs, rc.olddir, rc.oldupper, rc.newdir,
 				   rc.newupper, 0);
-	if (!err && rd && READ_ONCE(ul_naive)) {
+	if (!err && rd && ul_test_naive()) {
 		/* naive mode: the moved directory shows empty for a while */
 		ul_rename_naive_pause(&rc);
 		err = ul_rename_set_redirects(&rc, new, rd);
@@ -1415,8 +1405,8 @@ static int ul_rename_steps(struct inode *olddir, struct dentry *old,
 	struct super_block *sb = old->d_sb;
 	bool exchange = flags & RENAME_EXCHANGE;
 	bool new_pos = d_really_is_positive(new);
-	bool p_lower = ul_has_lower_name(old);
-	bool q_lower = new_pos && ul_has_lower_name(new);
+	bool p_lower = ul_lower_name(old);
+	bool q_lower = new_pos && ul_lower_name(new);
 	bool replaced = new_pos && !exchange;
 	bool q_whiteouts = false, q_merged;
 	struct dentry *emptied = NULL;
@@ -1448,10 +1438,10 @@ static int ul_rename_steps(struct inode *olddir, struct dentry *old,
 		err = ul_copy_up(new->d_parent);
 	/* naive mode: no redirect until after the rename */
 	if (!err)
-		err = rd && rd->old && !READ_ONCE(ul_naive) ?
+		err = rd && rd->old && !ul_test_naive() ?
 		      ul_copy_up_redirect(old, rd->old) : ul_copy_up(old);
 	if (!err && exchange)
-		err = rd && rd->new && !READ_ONCE(ul_naive) ?
+		err = rd && rd->new && !ul_test_naive() ?
 		      ul_copy_up_redirect(new, rd->new) : ul_copy_up(new);
 	if (!err && replaced && d_is_dir(new) && !q_merged)
 		err = ul_check_empty(new, &q_whiteouts);
@@ -1467,8 +1457,7 @@ static int ul_rename_steps(struct inode *olddir, struct dentry *old,
 		if (err)
 			goto out_revert;
 	}
-	if (replaced && d_is_dir(new) && (ul_dentry_lower(new) || q_whiteouts) &&
-	    ul_dentry_upper(new)) {
+	if (replaced && d_is_dir(new) && q_whiteouts && ul_dentry_upper(new)) {
 		/* recipe 4 changes upper/Q first: a stale P must stop it */
 		err = ul_check_name(UL_FS(sb), old);
 		if (err)

@@ -40,8 +40,11 @@
  * filesystem shares (cloned images, or two ext2 filesystems, which in 6.1
  * all have the null UUID) are written but never followed (overlayfs marks
  * such a layer bad_uuid), and its copies have the upper inode's number.
- * An origin whose type is not the upper object's fails the lookup (EIO),
- * as on overlayfs. A directory whose
+ * So are those of a null-UUID filesystem other than the upper's while
+ * the lower layers may change offline (without redirect_dir=on or
+ * xino=on), as on overlayfs. An origin that is stale or not of the upper
+ * object's type is ignored with a warning; an error following it fails
+ * the lookup, as on overlayfs. A directory whose
  * entries include copied-up objects is marked trusted.overlay.impure =
  * "y" (overlayfs's mark too): readdir looks those entries up for their
  * d_ino, and reads the others' from the real directories.
@@ -80,9 +83,12 @@ struct ul_fb {
 #define UL_FB_MAX		(sizeof(struct ul_fb) + MAX_HANDLE_SZ)
 
 /*
- * Can handles with @layer's UUID be decoded in it? Not when another lower
- * filesystem has the same UUID (null or not): the UUID would not tell
- * the two apart.
+ * Can handles with a lower layer's UUID be decoded in it? Not when
+ * another lower filesystem has the same UUID (null or not): the UUID
+ * would not tell the two apart. Nor, as in overlayfs, a null UUID of a
+ * filesystem other than the upper's while the lower layers may change
+ * offline (a rebuilt squashfs image reuses inode numbers; its handles
+ * carry no generation).
  */
 static void ul_check_uuids(struct ul_fs *ufs)
 {
@@ -90,6 +96,12 @@ static void ul_check_uuids(struct ul_fs *ufs)
 
 	for (i = 0; i < ufs->numlower; i++) {
 		struct super_block *sb = ufs->layers[i].mnt->mnt_sb;
+
+		if (ufs->upper_mnt && ufs->layers[i].fsid &&
+		    uuid_is_null(&sb->s_uuid) && ul_allow_offline_changes(ufs)) {
+			ufs->layers[i].bad_uuid = true;
+			continue;
+		}
 
 		for (j = 0; j < i; j++) {
 			struct super_block *other = ufs->layers[j].mnt->mnt_sb;
@@ -101,9 +113,16 @@ static void ul_check_uuids(struct ul_fs *ufs)
 		}
 	}
 	for (i = 0; i < ufs->numlower; i++) {
-		if (ufs->layers[i].bad_uuid)
+		const uuid_t *uuid = &ufs->layers[i].mnt->mnt_sb->s_uuid;
+
+		if (!ufs->layers[i].bad_uuid)
+			continue;
+		if (uuid_is_null(uuid) && ul_allow_offline_changes(ufs))
+			pr_warn("unionlite: lower layer %u: null UUID and the lower layers may change offline; no origin is followed there\n",
+				i + 1);
+		else
 			pr_warn("unionlite: lower layer %u: another lower filesystem has its UUID %pU; no origin is followed there\n",
-				i + 1, &ufs->layers[i].mnt->mnt_sb->s_uuid);
+				i + 1, uuid);
 	}
 }
 
@@ -147,11 +166,7 @@ void ul_init_ino_map(struct ul_fs *ufs)
 	 * the same either way.
 	 */
 	for (i = 0; i < ufs->numlower && ufs->config.xino == UL_XINO_AUTO; i++) {
-		const struct ul_layer *layer = &ufs->layers[i];
-		bool null = uuid_is_null(&layer->mnt->mnt_sb->s_uuid);
-
-		if (layer->fsid &&
-		    (layer->bad_uuid || (null && ul_allow_offline_changes(ufs))))
+		if (ufs->layers[i].fsid && ufs->layers[i].bad_uuid)
 			ufs->config.xino = UL_XINO_UNSET;
 	}
 }
@@ -171,8 +186,10 @@ static u64 ul_map_ino(struct ul_fs *ufs, u64 ino, unsigned int fsid)
 /*
  * The lower inode @upper was copied from, looked up by its origin file
  * handle in the lower layers whose filesystem has the UUID it names (none
- * of a bad_uuid layer); NULL when it has none (or a handle no such layer
- * knows), ERR_PTR(-EIO) when the object found is not of @upper's type.
+ * of a bad_uuid layer). NULL when it has none, an origin that cannot be
+ * read or is not of this format, a handle no such layer knows (stale),
+ * or when the object found is not of @upper's type (with a warning); an
+ * ERR_PTR for any other failure (-ENOMEM, a decode error), as overlayfs.
  * @layer is set to the layer it was found in. Mounter's credentials.
  */
 static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
@@ -183,11 +200,11 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 	struct ul_fb *fb;
 	ssize_t len;
 	unsigned int i;
-	int dwords;
+	int dwords, err;
 
 	fb = kmalloc(UL_FB_MAX, GFP_KERNEL);
 	if (!fb)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	len = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_ORIGIN, fb,
 			   UL_FB_MAX);
 	if (len < (ssize_t)sizeof(*fb) || fb->version != UL_FH_VERSION ||
@@ -198,6 +215,11 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 	     (fb->flags & UL_FH_FLAG_BIG_ENDIAN) != UL_FH_FLAG_CPU_ENDIAN))
 		goto out_free;
 	dwords = (len - sizeof(*fb)) / 4;
+	err = ul_fault_origin();
+	if (err) {
+		origin = ERR_PTR(err);
+		goto out_free;
+	}
 	for (i = 0; i < ufs->numlower && !origin; i++) {
 		struct ul_layer *l = &ufs->layers[i];
 
@@ -207,16 +229,18 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 		memcpy(fid, fb->fid, dwords * 4);
 		origin = exportfs_decode_fh_raw(l->mnt, (struct fid *)fid,
 						dwords, fb->type, NULL, NULL);
-		if (IS_ERR(origin))
+		if (origin == ERR_PTR(-ESTALE))
 			origin = NULL;
+		else if (IS_ERR(origin))
+			goto out_free;
 		*layer = l;
 	}
 	if (origin && inode_wrong_type(d_inode(upper), d_inode(origin)->i_mode)) {
-		pr_warn_ratelimited("unionlite: invalid origin (%pd2, ftype=%x, origin ftype=%x)\n",
+		pr_warn_ratelimited("unionlite: invalid origin (%pd2, ftype=%x, origin ftype=%x), ignored\n",
 				    upper, d_inode(upper)->i_mode & S_IFMT,
 				    d_inode(origin)->i_mode & S_IFMT);
 		dput(origin);
-		origin = ERR_PTR(-EIO);
+		origin = NULL;
 	}
 out_free:
 	kfree(fb);
@@ -235,7 +259,8 @@ out_free:
  *
  * Called with the mounter's credentials.
  *
- * Return: 0, or -EIO when @upper's origin is of another type.
+ * Return: 0, or a negative errno when @upper's origin could not be
+ * followed (-ENOMEM, an error decoding its handle).
  */
 int ul_object_ino(struct super_block *sb, struct dentry *upper,
 		  const struct ul_lower *lower, bool opaque, u64 *ino,

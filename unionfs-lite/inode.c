@@ -7,23 +7,12 @@
 
 #include <linux/fs.h>
 #include <linux/fs_stack.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
 
 /* Real inode flags the VFS must see on the union inode too. */
 #define UL_COPY_I_FLAGS	(S_SYNC | S_APPEND | S_IMMUTABLE)
-
-static unsigned int ul_fail_redirect;
-module_param_named(fail_redirect, ul_fail_redirect, uint, 0644);
-MODULE_PARM_DESC(fail_redirect,
-		 "test only: the Nth redirect written from now fails with EIO (the rename: EXDEV); 0: none");
-
-static unsigned int ul_fail_inode;
-module_param_named(fail_inode, ul_fail_inode, uint, 0644);
-MODULE_PARM_DESC(fail_inode,
-		 "test only: the Nth union inode asked for from now fails with ENOMEM; 0: none");
 
 /**
  * ul_copyattr - copy the attributes of the topmost real inode
@@ -135,9 +124,10 @@ char *ul_write_redirect(struct ul_fs *ufs, struct dentry *upper,
 	copy = kstrdup(redirect, GFP_KERNEL);
 	if (!copy)
 		return ERR_PTR(-ENOMEM);
-	err = ul_inject_fault(&ul_fail_redirect) ? -EIO :
-	      ul_do_setxattr(ufs, upper, UL_XATTR_REDIRECT, redirect,
-			     strlen(redirect), 0);
+	err = ul_fault_redirect();
+	if (!err)
+		err = ul_do_setxattr(ufs, upper, UL_XATTR_REDIRECT, redirect,
+				     strlen(redirect), 0);
 	if (err) {
 		kfree(copy);
 		pr_warn_ratelimited("unionlite: failed to set redirect (%i)\n",
@@ -248,8 +238,9 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 		inode = ERR_PTR(-EIO);
 		goto out_put;
 	}
-	if (ul_inject_fault(&ul_fail_inode)) {
-		inode = ERR_PTR(-ENOMEM);
+	err = ul_fault_inode();
+	if (err) {
+		inode = ERR_PTR(err);
 		goto out_put;
 	}
 	realinode = d_inode(real);

@@ -57,10 +57,8 @@ static struct dentry *ul_lookup_real(struct user_namespace *userns,
 /*
  * Does a lower layer show @name under the union directory @pui (the
  * first object its lower stack holds at that name is not a whiteout)?
- * Asked when an upper object decides what the name is (a whiteout, a
- * non-directory, an opaque or a redirected directory): removing or
- * renaming it then needs a whiteout. An object that cannot be looked at
- * counts as one, as in overlayfs's ovl_lower_positive().
+ * An object that cannot be looked at counts as one, as in overlayfs's
+ * ovl_lower_positive().
  */
 static bool ul_lower_positive(struct ul_inode *pui, const struct qstr *name)
 {
@@ -82,6 +80,33 @@ static bool ul_lower_positive(struct ul_inode *pui, const struct qstr *name)
 		return positive;
 	}
 	return false;
+}
+
+/**
+ * ul_lower_name - does a lower layer show a union dentry's name?
+ * @dentry: the union dentry, its parent locked
+ *
+ * When the upper object decided the lookup (a whiteout, a non-directory,
+ * an opaque or a redirected directory), the lookup did not ask the lower
+ * layers (UL_D_LOWER_UNKNOWN); they are asked here, once, when a removal
+ * or a rename needs to know, as overlayfs asks ovl_lower_positive().
+ *
+ * Return: true if a lower layer shows the name: removing or renaming
+ * the union object needs a whiteout.
+ */
+bool ul_lower_name(struct dentry *dentry)
+{
+	const struct cred *old_cred;
+	bool lower;
+
+	if (!ul_dentry_flag(dentry, UL_D_LOWER_UNKNOWN))
+		return ul_dentry_flag(dentry, UL_D_LOWER_NAME);
+	old_cred = ul_override_creds(dentry->d_sb);
+	lower = ul_lower_positive(UL_I(d_inode(dentry->d_parent)),
+				  &dentry->d_name);
+	revert_creds(old_cred);
+	ul_set_lower_name(dentry, lower);
+	return lower;
 }
 
 /*
@@ -506,9 +531,8 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 
 	if (upper && !upper_metacopy &&
 	    (!d_is_dir(upper) || opaque || d.redirect)) {
-		/* the upper object decides; the lower name matters still */
-		ul_set_lower_name(dentry, ul_lower_positive(pui,
-							    &dentry->d_name));
+		/* the upper object decides: the lower layers are not asked */
+		ul_set_dentry_flag(dentry, UL_D_LOWER_UNKNOWN, true);
 	}
 	if (!upper || upper_metacopy || (d_is_dir(upper) && !opaque)) {
 		numlower = ul_lookup_lowers(ufs, dentry, pui, &d, lowers);

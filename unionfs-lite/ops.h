@@ -9,6 +9,7 @@
 #define _UNIONLITE_OPS_H
 
 #include "unionlite.h"
+#include "testing.h"
 
 struct fileattr;
 struct kstat;
@@ -32,7 +33,21 @@ struct ul_cattr {
 };
 
 /* util.c: credentials, write access, the opaque mark, fault injection */
-bool ul_inject_fault(unsigned int *nth);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+int ul_fault_rename(void);
+int ul_fault_redirect(void);
+int ul_fault_inode(void);
+int ul_fault_origin(void);
+void ul_fault_init(void);
+void ul_fault_exit(void);
+#else
+static inline int ul_fault_rename(void) { return 0; }
+static inline int ul_fault_redirect(void) { return 0; }
+static inline int ul_fault_inode(void) { return 0; }
+static inline int ul_fault_origin(void) { return 0; }
+static inline void ul_fault_init(void) { }
+static inline void ul_fault_exit(void) { }
+#endif
 const struct cred *ul_override_creds(struct super_block *sb);
 int ul_want_write(struct super_block *sb);
 void ul_drop_write(struct super_block *sb);
@@ -119,6 +134,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 			 unsigned int flags);
 int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 		     struct dentry *upper, u64 *ino);
+bool ul_lower_name(struct dentry *dentry);
 
 /* readdir.c */
 extern const struct file_operations ul_dir_fops;

@@ -269,63 +269,73 @@ static int ul_mark_lower_types(const struct ul_lower *lo,
 	return 0;
 }
 
-/* The union's d_ino of an upper entry (see the top of this file). */
-static u64 ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
+/*
+ * The union's d_ino of an upper entry (see the top of this file), in
+ * *@ino. Return: 0, or a negative errno when it could not be worked out
+ * (the readdir then fails, as on overlayfs).
+ */
+static int ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
 			      struct dentry *upperdir,
-			      struct ul_cache_entry *e, bool impure)
+			      struct ul_cache_entry *e, bool impure, u64 *ino)
 {
 	struct ul_fs *ufs = UL_FS(sb);
 	bool merged = e->type == DT_DIR && e->lower_type == DT_DIR;
 	struct dentry *d;
 	bool origin;
-	u64 ino;
+	int err = 0;
 
+	*ino = ul_upper_d_ino(ufs, e->ino);
 	if (!merged && !impure)
-		return ul_upper_d_ino(ufs, e->ino);
+		return 0;
 	d = lookup_one_unlocked(ul_upper_userns(ufs), e->name, upperdir,
 				e->len);
 	if (IS_ERR(d))
-		return ul_upper_d_ino(ufs, e->ino);
-	ino = ul_upper_d_ino(ufs, e->ino);
-	if (d_really_is_positive(d)) {
-		/* a directory's lower may be under another name (a redirect) */
-		if (d_is_dir(d)) {
-			if (ul_dir_entry_ino(sb, pui, d, &ino))
-				ino = ul_upper_d_ino(ufs, e->ino);
-		} else if (ul_object_ino(sb, d, NULL, false, &ino, &origin)) {
-			ino = ul_upper_d_ino(ufs, e->ino);
-		}
-	}
+		return PTR_ERR(d);
+	/* a directory's lower may be under another name (a redirect) */
+	if (d_is_dir(d))
+		err = ul_dir_entry_ino(sb, pui, d, ino);
+	else if (d_really_is_positive(d))
+		err = ul_object_ino(sb, d, NULL, false, ino, &origin);
 	dput(d);
-	return ino;
+	return err;
 }
 
 /*
  * Replace the real layers' d_ino of every listed entry by the union's.
- * Return: true when the upper directory is marked impure and no entry's
- * number is other than its upper inode's (the mark is not needed).
+ * *@unneeded is set when the upper directory is marked impure and no
+ * entry's number is other than its upper inode's. Return: 0, or the
+ * negative errno of an entry whose number could not be worked out.
  */
-static bool ul_cache_set_ino(struct super_block *sb, struct ul_inode *ui,
-			     struct dentry *upper, struct ul_dir_cache *cache)
+static int ul_cache_set_ino(struct super_block *sb, struct ul_inode *ui,
+			    struct dentry *upper, struct ul_dir_cache *cache,
+			    bool *unneeded)
 {
 	struct ul_fs *ufs = UL_FS(sb);
 	bool impure = upper && ul_is_impure(ufs, upper);
 	bool needed = false;
 	struct ul_cache_entry *e;
 	u64 ino;
+	int err;
 
 	list_for_each_entry(e, &cache->entries, next) {
 		if (e->whiteout)
 			continue;
 		if (e->upper) {
-			ino = ul_upper_d_ino(ufs, e->ino);
-			e->ino = ul_upper_entry_ino(sb, ui, upper, e, impure);
-			needed |= e->ino != ino;
+			err = ul_upper_entry_ino(sb, ui, upper, e, impure,
+						 &ino);
+			if (err) {
+				pr_warn_ratelimited("unionlite: failed to work out the inode number of %.*s (%i)\n",
+						    e->len, e->name, err);
+				return err;
+			}
+			needed |= ino != ul_upper_d_ino(ufs, e->ino);
+			e->ino = ino;
 		} else {
 			e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
 		}
 	}
-	return impure && !needed;
+	*unneeded = impure && !needed;
+	return 0;
 }
 
 /*
@@ -381,8 +391,8 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 			err = ul_mark_lower_types(lo, cache);
 	}
 	if (!err && want_ino)
-		cache->impure_unneeded = ul_cache_set_ino(dentry->d_sb, ui,
-							  upper, cache);
+		err = ul_cache_set_ino(dentry->d_sb, ui, upper, cache,
+				       &cache->impure_unneeded);
 	revert_creds(old_cred);
 	if (err)
 		goto out_free;
@@ -525,9 +535,11 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 /*
  * A directory of the upper layer alone whose listing found no entry that
  * needs the impure mark (the moved-in copies are gone) loses it, as on
- * overlayfs: its next listings read the upper d_ino as they are. Best
- * effort: a read-only union keeps it. The caller holds the directory's
- * i_rwsem (shared), so nothing moves a copy in meanwhile.
+ * overlayfs: its next listings read the upper d_ino as they are. Not one
+ * with an origin (it was merged once; overlayfs reads it as merged and
+ * keeps the mark). Best effort: a read-only union keeps it. The caller
+ * holds the directory's i_rwsem (shared), so nothing moves a copy in
+ * meanwhile.
  */
 static void ul_drop_impure(struct dentry *dentry)
 {
@@ -541,7 +553,8 @@ static void ul_drop_impure(struct dentry *dentry)
 		return;
 	old_cred = ul_override_creds(sb);
 	/* another reader of the same list may have dropped it already */
-	err = ul_is_impure(UL_FS(sb), upper) ?
+	err = ul_has_origin(ul_upper_userns(UL_FS(sb)), upper) ? -EEXIST :
+	      ul_is_impure(UL_FS(sb), upper) ?
 	      ul_do_removexattr(UL_FS(sb), upper, UL_XATTR_IMPURE) : 0;
 	revert_creds(old_cred);
 	if (!err || err == -ENODATA)

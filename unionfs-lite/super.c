@@ -4,6 +4,7 @@
  * the work dir cleanup, the super block operations and module init.
  */
 
+#include <linux/capability.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -19,11 +20,6 @@
 #include "ops.h"
 
 static struct kmem_cache *ul_inode_cachep;
-
-static bool ul_skip_work_cleanup;
-module_param_named(skip_work_cleanup, ul_skip_work_cleanup, bool, 0644);
-MODULE_PARM_DESC(skip_work_cleanup,
-		 "test only: leave what a crash left in the work dir at mount (a broken variant the crash tests must catch)");
 
 /* ---- super block operations ---- */
 
@@ -616,7 +612,7 @@ static struct dentry *ul_get_workdir(struct ul_fs *ufs, bool *created)
 		goto out_unlock;
 	if (d_really_is_positive(work) && d_is_dir(work)) {
 		inode_unlock(d_inode(base));
-		if (READ_ONCE(ul_skip_work_cleanup)) {
+		if (ul_test_skip_work_cleanup()) {
 			pr_warn("unionlite: test mode skip_work_cleanup: %s/%s not emptied\n",
 				ufs->config.workdir, UL_WORK_NAME);
 			goto out_reset;
@@ -867,11 +863,19 @@ static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 	struct path *lower, upper = { }, work = { };
 	unsigned int i, got = 0;
 	const char *name;
+	struct cred *cred;
 	int err;
 
-	ufs->creator_cred = prepare_creds();
-	if (!ufs->creator_cred)
+	cred = prepare_creds();
+	if (!cred)
 		return -ENOMEM;
+	/*
+	 * The layers are changed with these credentials on behalf of any
+	 * user: never past that user's disk quota or into the blocks the
+	 * filesystem reserves (as overlayfs).
+	 */
+	cap_lower(cred->cap_effective, CAP_SYS_RESOURCE);
+	ufs->creator_cred = cred;
 	lower = kcalloc(ufs->config.numlower, sizeof(*lower), GFP_KERNEL);
 	if (!lower)
 		return -ENOMEM;
@@ -1103,13 +1107,17 @@ static int __init ul_init(void)
 	if (!ul_inode_cachep)
 		return -ENOMEM;
 	err = register_filesystem(&ul_fs_type);
-	if (err)
+	if (err) {
 		kmem_cache_destroy(ul_inode_cachep);
-	return err;
+		return err;
+	}
+	ul_fault_init();
+	return 0;
 }
 
 static void __exit ul_exit(void)
 {
+	ul_fault_exit();
 	unregister_filesystem(&ul_fs_type);
 	rcu_barrier();	/* inodes are freed after a grace period */
 	kmem_cache_destroy(ul_inode_cachep);

@@ -77,8 +77,10 @@ enum { UL_XINO_UNSET, UL_XINO_ON, UL_XINO_AUTO };
  * @fsid: 0 when the layer is on the upper layer's filesystem (or on the
  *	topmost lower layer's, in a union without upper); else one number
  *	per other filesystem, from 1: inode numbers carry it (ino.c)
- * @bad_uuid: another lower layer's filesystem has the same UUID: origin
- *	file handles cannot name this one (ino.c)
+ * @bad_uuid: origin file handles cannot name this layer: another lower
+ *	layer's filesystem has the same UUID, or it is null on a filesystem
+ *	other than the upper's while the lower layers may change offline
+ *	(ino.c)
  */
 struct ul_layer {
 	struct vfsmount *mnt;
@@ -111,8 +113,8 @@ struct ul_lower {
  * @workbase: the workdir the user named (holds @workdir)
  * @workdir: <workdir>/work, where objects are built before they are
  *	renamed into the upper layer
- * @creator_cred: copy of the mounter's credentials; every access to the
- *	real layers runs with them
+ * @creator_cred: copy of the mounter's credentials without
+ *	CAP_SYS_RESOURCE; every access to the real layers runs with them
  * @upper_prefix: dentry_path_raw() of the upper root, for trace lines
  * @work_prefix: dentry_path_raw() of @workdir, for trace lines
  * @tmp_counter: source of the temporary names #<hex> in @workdir
@@ -334,6 +336,9 @@ static inline struct user_namespace *ul_layer_userns(const struct ul_layer *laye
  * (the parent's lower stack holds it, above any whiteout of it; visible
  * or hidden by the upper object); removing or renaming the union object
  * needs a whiteout.
+ * UL_D_LOWER_UNKNOWN: not known yet whether UL_D_LOWER_NAME holds: the
+ * upper object decided the lookup, which did not look at the lower
+ * layers; ul_lower_name() finds out when a removal or rename asks.
  * UL_D_WHITEOUT_SEEN: a negative union dentry whose upper name was last
  * seen holding a whiteout (by lookup, or made by an unlink or rmdir): a
  * create there starts with recipe 2. Only a hint: every recipe looks the
@@ -341,6 +346,7 @@ static inline struct user_namespace *ul_layer_userns(const struct ul_layer *laye
  */
 #define UL_D_LOWER_NAME		1UL
 #define UL_D_WHITEOUT_SEEN	2UL
+#define UL_D_LOWER_UNKNOWN	4UL
 
 static inline void ul_set_dentry_flag(struct dentry *dentry,
 				      unsigned long flag, bool on)
@@ -369,12 +375,8 @@ static inline bool ul_whiteout_seen(const struct dentry *dentry)
 
 static inline void ul_set_lower_name(struct dentry *dentry, bool lower)
 {
+	ul_set_dentry_flag(dentry, UL_D_LOWER_UNKNOWN, false);
 	ul_set_dentry_flag(dentry, UL_D_LOWER_NAME, lower);
-}
-
-static inline bool ul_has_lower_name(const struct dentry *dentry)
-{
-	return ul_dentry_flag(dentry, UL_D_LOWER_NAME);
 }
 
 /*

@@ -21,7 +21,6 @@
  * setxattr via notify_change().
  */
 
-#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fileattr.h>
@@ -37,26 +36,6 @@
 static bool ul_trace;
 module_param_named(trace, ul_trace, bool, 0644);
 MODULE_PARM_DESC(trace, "log one line per change of the upper layer");
-
-static bool ul_step_sync;
-module_param_named(step_sync, ul_step_sync, bool, 0644);
-MODULE_PARM_DESC(step_sync,
-		 "test only: commit the upper filesystem after every step, so that a power cut can fall between two steps of a recipe");
-
-static unsigned int ul_step_pause_ms;
-module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
-MODULE_PARM_DESC(step_pause_ms,
-		 "test only: sleep this long after every step (widens the windows between the steps of a recipe)");
-
-static unsigned int ul_whiteout_links;
-module_param_named(whiteout_links, ul_whiteout_links, uint, 0644);
-MODULE_PARM_DESC(whiteout_links,
-		 "test only: links the shared whiteout may have before a new one replaces it; 0: as many as the upper filesystem allows");
-
-static unsigned int ul_fail_rename;
-module_param_named(fail_rename, ul_fail_rename, uint, 0644);
-MODULE_PARM_DESC(fail_rename,
-		 "test only: the Nth rename step from now (any ul_do_rename(), exchange included) fails with EIO without reaching the upper fs; 0: none");
 
 /* Where a real dentry lives, relative to the layer roots: "upper/a/b". */
 static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
@@ -96,18 +75,12 @@ out_free:
 
 /*
  * The end of every step: log one trace line and free the paths (no line
- * when tracing was off). With step_sync, a step that changed the layer is
- * then made durable (a journal commit on ext4) before the next one
- * starts: without it, the steps of one recipe usually reach the disk in
- * one transaction and a power cut never falls between them; the crash
- * tests set it to test the states in between, and step_pause_ms to make
- * the time between two steps a large part of the whole.
+ * when tracing was off). A step that changed the layer then goes to the
+ * test build's hook (testing.h: a commit, a pause).
  */
 static void ul_step_end(struct ul_fs *ufs, const char *op, char *p1,
 			const char *p2, int err)
 {
-	struct super_block *sb = ufs->upper_mnt->mnt_sb;
-
 	if (p1) {
 		if (p2)
 			pr_info("unionlite: %s %s %s = %d\n", op, p1, p2, err);
@@ -115,12 +88,8 @@ static void ul_step_end(struct ul_fs *ufs, const char *op, char *p1,
 			pr_info("unionlite: %s %s = %d\n", op, p1, err);
 		kfree(p1);
 	}
-	if (err)
-		return;
-	if (READ_ONCE(ul_step_sync) && sb->s_op->sync_fs)
-		sb->s_op->sync_fs(sb, 1);
-	if (READ_ONCE(ul_step_pause_ms))
-		msleep(READ_ONCE(ul_step_pause_ms));
+	if (!err)
+		ul_test_step_done(ufs->upper_mnt->mnt_sb);
 }
 
 /**
@@ -238,7 +207,7 @@ static int ul_mknod_whiteout(struct ul_fs *ufs, struct dentry *dir,
 static int ul_link_shared_whiteout(struct ul_fs *ufs, struct dentry *dir,
 				   struct dentry *dentry)
 {
-	unsigned int max = READ_ONCE(ul_whiteout_links);
+	unsigned int max = ul_test_whiteout_links();
 	struct dentry *shared;
 	int err = -ENOENT;
 
@@ -446,8 +415,8 @@ static const char *ul_rename_op(unsigned int flags)
  *
  * Both parents are locked with lock_rename() by the caller, who has also
  * checked neither end against the trap that lock_rename() returned.
- * With the test-only parameter fail_rename=N, the Nth call from then on
- * returns -EIO without calling vfs_rename() (and is traced as such).
+ * A test can make the step fail without calling vfs_rename() through the
+ * fault-injection point ul_fault_rename() (it is traced as such).
  *
  * Return: 0 or a negative errno from vfs_rename().
  */
@@ -468,9 +437,8 @@ int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
 	char *p2 = p1 ? ul_trace_path(ufs, newdentry) : NULL;
 	int err;
 
-	if (ul_inject_fault(&ul_fail_rename))
-		err = -EIO;
-	else
+	err = ul_fault_rename();
+	if (!err)
 		err = vfs_rename(&rd);
 	ul_step_end(ufs, ul_rename_op(flags), p1, p2 ? p2 : "?", err);
 	kfree(p2);

@@ -2,12 +2,14 @@
 /*
  * unionlite: what every other file uses: the mounter's credentials,
  * write access to the upper layer, the opaque mark of a real directory,
- * and the test-only fault injection. It calls no other file of the
+ * and the fault-injection points. It calls no other file of the
  * module; each file above uses only the files below it (ops.h lists
  * them bottom up).
  */
 
 #include <linux/cred.h>
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/xattr.h>
@@ -74,21 +76,80 @@ int ul_check_opaque(struct user_namespace *userns, struct dentry *real)
 	return 0;
 }
 
-/**
- * ul_inject_fault - test-only fault injection
- * @nth: a module parameter: the number of calls left until the fault
- *
- * Counts *@nth down by one. Writing N to the parameter arms it again.
- *
- * Return: true when this call takes it from 1 to 0: the caller fails.
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/*
+ * The fault-injection points (Documentation/fault-injection): each has
+ * the kernel's fault attributes in /sys/kernel/debug/unionlite/fail_NAME
+ * (probability, space, times, verbose...), all off until a test sets
+ * them (tests/lib/common.sh, ul_fault). They are asked in the calling
+ * task's context, so a test may also use /proc/PID/fail-nth.
  */
-bool ul_inject_fault(unsigned int *nth)
-{
-	unsigned int n = READ_ONCE(*nth);
+static DECLARE_FAULT_ATTR(ul_fail_rename);
+static DECLARE_FAULT_ATTR(ul_fail_redirect);
+static DECLARE_FAULT_ATTR(ul_fail_inode);
+static DECLARE_FAULT_ATTR(ul_fail_origin);
+static struct dentry *ul_fault_dir;
 
-	while (n) {
-		if (try_cmpxchg(nth, &n, n - 1))
-			return n == 1;
-	}
-	return false;
+/**
+ * ul_fault_rename - fault-injection point of every rename step
+ *
+ * Return: 0, or -EIO when fail_rename says so.
+ */
+int ul_fault_rename(void)
+{
+	return should_fail(&ul_fail_rename, 1) ? -EIO : 0;
 }
+
+/**
+ * ul_fault_redirect - fault-injection point of every redirect written
+ *
+ * Return: 0, or -EIO when fail_redirect says so.
+ */
+int ul_fault_redirect(void)
+{
+	return should_fail(&ul_fail_redirect, 1) ? -EIO : 0;
+}
+
+/**
+ * ul_fault_inode - fault-injection point of every union inode asked for
+ *
+ * Return: 0, or -ENOMEM when fail_inode says so.
+ */
+int ul_fault_inode(void)
+{
+	return should_fail(&ul_fail_inode, 1) ? -ENOMEM : 0;
+}
+
+/**
+ * ul_fault_origin - fault-injection point of every origin followed
+ *
+ * Return: 0, or -ENOMEM when fail_origin says so.
+ */
+int ul_fault_origin(void)
+{
+	return should_fail(&ul_fail_origin, 1) ? -ENOMEM : 0;
+}
+
+/**
+ * ul_fault_init - the fault attributes in debugfs, at module load
+ *
+ * Without debugfs the points never fail; that is no error.
+ */
+void ul_fault_init(void)
+{
+	ul_fault_dir = debugfs_create_dir("unionlite", NULL);
+	fault_create_debugfs_attr("fail_rename", ul_fault_dir, &ul_fail_rename);
+	fault_create_debugfs_attr("fail_redirect", ul_fault_dir,
+				  &ul_fail_redirect);
+	fault_create_debugfs_attr("fail_inode", ul_fault_dir, &ul_fail_inode);
+	fault_create_debugfs_attr("fail_origin", ul_fault_dir, &ul_fail_origin);
+}
+
+/**
+ * ul_fault_exit - remove what ul_fault_init() made
+ */
+void ul_fault_exit(void)
+{
+	debugfs_remove_recursive(ul_fault_dir);
+}
+#endif

@@ -2,7 +2,8 @@
 /*
  * ul-bench: timed filesystem operations for the benchmarks (make bench).
  *
- *   ul-bench mkfiles DIR N        create DIR/n0 .. DIR/n<N-1> (setup, untimed)
+ *   ul-bench mkfiles DIR N [X]    create DIR/n0 .. DIR/n<N-1> (setup, untimed;
+ *                                 with X, DIR/X0 .. DIR/X<N-1>)
  *   ul-bench stat DIR N [P]       lstat every DIR/n<i>, P times (default 1)
  *   ul-bench readdir DIR [P]      read every entry of DIR with getdents64,
  *                                 P times (opened again each time)
@@ -31,9 +32,10 @@
  *                                 "whiteout-mknod", "whiteout-link",
  *                                 "unlink-own-inode", "unlink-link" lines
  *
- *   ul-bench ab OP A B N [P]      OP (stat, unlink, rmdir, mkdir, rename)
- *                                 on A/<name><i> and B/<name><i>, i < N, in
- *                                 turns of 100 names (P passes for stat)
+ *   ul-bench ab OP A B N [P]      OP (stat, ustat, unlink, rmdir, mkdir,
+ *                                 rename) on A/<name><i> and B/<name><i>,
+ *                                 i < N, in turns of 100 names (P passes
+ *                                 for stat and ustat; ustat: the u<i>)
  *   ul-bench ab readdir A B P     readdir of A and of B in turns, P each
  *   ul-bench ab read A B P        read of file A and of file B in turns
  *   ul-bench ab copyup A B N      copyup of A/c<i> and of B/c<i> in turns,
@@ -262,6 +264,7 @@ static const struct ab_op {
 	int (*fn)(const char *p);
 } ab_ops[] = {
 	{ "stat", "n", do_stat },
+	{ "ustat", "u", do_stat },
 	{ "unlink", "n", unlink },
 	{ "rmdir", "d", rmdir },
 	{ "mkdir", "d", do_mkdir },
@@ -365,8 +368,9 @@ int main(int argc, char **argv)
 	long i, passes;
 	double t0, total;
 
-	if (argc == 4 && !strcmp(cmd, "mkfiles"))
-		for_each(argv[2], n, "n", "create", do_create, 0);
+	if ((argc == 4 || argc == 5) && !strcmp(cmd, "mkfiles"))
+		for_each(argv[2], n, argc == 5 ? argv[4] : "n", "create",
+			 do_create, 0);
 	else if (argc == 4 && !strcmp(cmd, "mkdirs"))
 		for_each(argv[2], n, "d", "mkdir", do_mkdir, 0);
 	else if ((argc == 4 || argc == 5) && !strcmp(cmd, "stat")) {

@@ -55,7 +55,10 @@
  *
  * "cmp" walks two trees and compares them in the same way, once; with
  * -u the trees are upper layers (compared raw), and trusted.overlay.*
- * xattrs but impure count too, and a whiteout is only a whiteout; given
+ * xattrs but impure count too, and a whiteout is only a whiteout; the
+ * impure mark counts on a directory that holds an object with a
+ * non-empty origin, whose d_ino overlayfs's readdir finds through it;
+ * given
  * the LOWER layer, the intended differences of docs/overlayfs.md that
  * show in an upper are counted apart (an opaque mark that hides
  * nothing). With -x (and LOWER), an impure mark that nothing can need
@@ -848,6 +851,7 @@ struct obj {
 	int same;		/* index of the first object with its (st_dev, st_ino) */
 	int flags;		/* of a file or directory, UL_FLAGS only; -1: none */
 	int impure;		/* an upper directory with trusted.overlay.impure */
+	int copies;		/* it holds an object with a non-empty origin */
 	int below;		/* how many objects a directory holds, all levels */
 };
 
@@ -923,20 +927,25 @@ static void xattr_list(const char *p, char *out, size_t size)
 	}
 }
 
-static void walk(const char *top, const char *rel, struct tree *t)
+/*
+ * Walk directory @rel of @top into @t. Returns 1 when an object directly
+ * in it has a non-empty trusted.overlay.origin (a copy whose number
+ * overlayfs's readdir looks up through the directory's impure mark).
+ */
+static int walk(const char *top, const char *rel, struct tree *t)
 {
 	char p[PATH_MAX], r[PATH_MAX], buf[4096];
 	struct dirent *de;
+	int fd, copies = 0;
 	struct obj *o;
 	DIR *d;
 	ssize_t n;
-	int fd;
 
 	if (at(top, rel, p))
-		return;
+		return 0;
 	d = opendir(p);
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -963,6 +972,8 @@ static void walk(const char *top, const char *rel, struct tree *t)
 		o->hash = 0xcbf29ce484222325ULL;
 		o->flags = -1;
 		xattr_list(p, o->xattrs, sizeof(o->xattrs));
+		if (walk_upper && lgetxattr(p, "trusted.overlay.origin", NULL, 0) > 0)
+			copies = 1;
 		if (S_ISREG(o->st.st_mode)) {
 			fd = open(p, O_RDONLY);
 			if (fd >= 0) {
@@ -986,11 +997,12 @@ static void walk(const char *top, const char *rel, struct tree *t)
 			}
 			if (walk_upper)
 				o->impure = lgetxattr(p, "trusted.overlay.impure", NULL, 0) >= 0;
-			walk(top, r, t);
+			t->objs[k].copies = walk(top, r, t);
 			t->objs[k].below = t->n - k - 1;
 		}
 	}
 	closedir(d);
+	return copies;
 }
 
 /* walk @top into @t, sorted by path, each object's identity noted */
@@ -1218,6 +1230,10 @@ static void compare_obj(const char *w, const struct obj *x, const struct obj *y)
 	else if (x->flags != y->flags)
 		report("%s: %s: flags A=%s B=%s", w, x->path, flag_str(x->flags, fa),
 		       flag_str(y->flags, fb));
+	else if (walk_upper && S_ISDIR(x->st.st_mode) && x->impure != y->impure &&
+		 (x->copies || y->copies))
+		report("%s: %s: impure A=%s B=%s (it holds a copy)", w, x->path,
+		       x->impure ? "y" : "-", y->impure ? "y" : "-");
 	else if (impure_unneeded(x, y))
 		report("%s: %s: impure A=%s B=%s", w, x->path, x->impure ? "y" : "-",
 		       y->impure ? "y" : "-");

@@ -19,7 +19,7 @@
  *     setacl PATH access|default ACL|-   getacl PATH access|default
  *     removed-cwd DIR NAME   syncfs PATH   odirect PATH
  *     odirect-setfl PATH   odirect-follow PATH   lseek PATH
- *     chmod-signals PATH MODE   inos PATH
+ *     chmod-signals PATH MODE   inos PATH   statx-attr PATH   fill PATH
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
  * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
@@ -38,6 +38,10 @@
  * -" removes the xattr. removed-cwd DIR NAME: chdir to DIR, rmdir DIR,
  * then chmod, setxattr, readdir of "." and open and create NAME in it,
  * each reported on a line of its own.
+ * fill PATH: creates PATH (0644) and writes zeros to it until a write
+ * fails: "KIB ERRNO", the KiB written and the errno's name.
+ * statx-attr PATH: the append-only and immutable bits of statx()'s
+ * stx_attributes and stx_attributes_mask ("attr=-i mask=ai").
  * lseek PATH: "end=E data=D", the offsets SEEK_END and SEEK_DATA give.
  * readdir DIR: every telldir() position, then seekdir() back to every
  * seventh, then a second pass after rewinddir(): same names, same order,
@@ -916,6 +920,33 @@ static int do_op(int argc, char **argv)
 		if (end < 0 || data < 0)
 			return report(-1);
 		printf("end=%lld data=%lld\n", (long long)end, (long long)data);
+		return 0;
+	}
+	if (!strcmp(op, "fill") && argc == 2) {
+		static char zeros[65536];
+		unsigned long long kib = 0;
+
+		fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			return report(fd);
+		while ((len = write(fd, zeros, sizeof(zeros))) > 0)
+			kib += len / 1024;
+		printf("%llu ", kib);
+		report(-1);
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(op, "statx-attr") && argc == 2) {
+		struct statx stx;
+
+		if (statx(AT_FDCWD, argv[1], AT_SYMLINK_NOFOLLOW,
+			  STATX_BASIC_STATS, &stx))
+			return report(-1);
+		printf("attr=%c%c mask=%c%c\n",
+		       stx.stx_attributes & STATX_ATTR_APPEND ? 'a' : '-',
+		       stx.stx_attributes & STATX_ATTR_IMMUTABLE ? 'i' : '-',
+		       stx.stx_attributes_mask & STATX_ATTR_APPEND ? 'a' : '-',
+		       stx.stx_attributes_mask & STATX_ATTR_IMMUTABLE ? 'i' : '-');
 		return 0;
 	}
 	if (!strcmp(op, "syncfs") && argc == 2) {

@@ -4,6 +4,20 @@
 UL_EXT4=/mnt/ext4
 UL_EXT2=/mnt/ext2
 
+# ul_insmod [PARAM...]: load unionlite with PARAMs: the module users load
+# or, when a PARAM is one of the test build's parameters
+# (unionfs-lite/testing.c), the test build unionlite-test.ko
+ul_insmod() {
+	local m=unionlite p
+	for p in "$@"; do
+		case ${p%%=*} in
+		naive|no_rename_whiteout|skip_work_cleanup|whiteout_links|step_sync|step_pause_ms)
+			m=unionlite-test ;;
+		esac
+	done
+	insmod /lib/modules/$m.ko "$@"
+}
+
 # ul_mount_disks: mount both fresh images (ext2 with its own driver).
 ul_mount_disks() {
 	mkdir -p $UL_EXT4 $UL_EXT2
@@ -80,4 +94,26 @@ ul_arg() {
 		ul."$1"=*) echo "${a#ul."$1"=}" ;;
 		esac
 	done
+}
+
+# ul_fault POINT N: the Nth call from now of the module's
+# fault-injection point POINT (ul_fault_rename, ul_fault_redirect,
+# ul_fault_inode, ul_fault_origin) fails, through the kernel's fault
+# attributes in /sys/kernel/debug/unionlite/fail_NAME; the calls after
+# it succeed again. Quiet: no stack dump.
+ul_fault() {
+	local d=/sys/kernel/debug/unionlite/fail_${1#ul_fault_}
+	[ -d $d ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -d $d ] || { echo "ul_fault: no $d"; return 1; }
+	echo 0 >$d/times
+	echo 0 >$d/verbose
+	echo 100 >$d/probability
+	echo 1 >$d/interval
+	echo "$2" >$d/space
+	echo 1 >$d/times
+}
+
+# ul_fault_off POINT: POINT no longer fails
+ul_fault_off() {
+	echo 0 >/sys/kernel/debug/unionlite/fail_${1#ul_fault_}/times
 }

@@ -102,7 +102,11 @@ cs_load() {
 	if grep -qw unionlite /proc/filesystems; then
 		rmmod unionlite || return 1
 	fi
-	insmod /lib/modules/"$m".ko "$@"
+	if [ "$m" = unionlite ]; then
+		ul_insmod "$@"
+	else
+		insmod /lib/modules/"$m".ko "$@"
+	fi
 }
 
 # cs_fini: unmount what cs_init mounted (the harness requires it)

@@ -65,7 +65,7 @@ crash_disks() {
 crash_union() {
 	if [ "${CRASH_FS:-overlay}" = unionlite ] && ! grep -qw unionlite /proc/filesystems; then
 		# shellcheck disable=SC2086
-		insmod /lib/modules/unionlite.ko $CRASH_PARAMS || return 1
+		ul_insmod $CRASH_PARAMS || return 1
 	fi
 	mount -t "${CRASH_FS:-overlay}" -o "lowerdir=$CRASH_LOWER,upperdir=$CRASH_UPPER,workdir=$CRASH_WORK,redirect_dir=on" \
 		none $CRASH_MNT

@@ -55,7 +55,7 @@ race_atomic() {
 	local fs=$1 n=$2 rc=0 r
 	shift 2
 	if [ "$fs" = unionlite ]; then
-		insmod /lib/modules/unionlite.ko "$@" || return 1
+		ul_insmod "$@" || return 1
 	fi
 	race_layers "$n" || return 1
 	race_mount "$fs" || return 1
@@ -77,7 +77,7 @@ race_atomic() {
 race_caught() {
 	local broken=$1 n=$2 rc=0 r st
 	if [ "$broken" = unionlite ]; then
-		insmod /lib/modules/unionlite.ko naive=1 || return 1
+		ul_insmod naive=1 || return 1
 	fi
 	race_layers "$n" || return 1
 	if [ "$broken" = unionlite ]; then

@@ -5,7 +5,9 @@
 . /tests/lib/common.sh
 
 # stress_run SECONDS [PARAM...]: the run (the module loaded with the
-# parameters PARAM...), then umount (work/ must be empty after it) and
+# parameters PARAM...; with UL_STRESS_FAULT="FUNC N", the Nth call of
+# that fault-injection point fails: ul_fault), then umount (work/ must
+# be empty after it) and
 # module unload
 stress_run() {
 	local rc=0 l=$UL_EXT2/lower u=$UL_EXT4/upper w=$UL_EXT4/work s=$1
@@ -13,7 +15,11 @@ stress_run() {
 	ul_mount_disks || return 1
 	mkdir -p $l $u $w /mnt/union || return 1
 	ul-stress lower $l || return 1
-	insmod /lib/modules/unionlite.ko "$@" || return 1
+	ul_insmod "$@" || return 1
+	if [ -n "$UL_STRESS_FAULT" ]; then
+		# shellcheck disable=SC2086
+		ul_fault $UL_STRESS_FAULT || return 1
+	fi
 	mount -t unionlite -o "lowerdir=$l,upperdir=$u,workdir=$w" none /mnt/union || return 1
 	# per-operation counts (they vary) go to the console log
 	ul-stress run --union /mnt/union --procs 4 --seconds "$s" 2>/dev/console || rc=1

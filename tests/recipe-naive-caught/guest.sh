@@ -11,7 +11,7 @@ symlink-over-whiteout mknod-over-whiteout link-over-whiteout unlink-lower
 unlink-upper rename-negative rename-onto-whiteout rename-upper-onto-whiteout
 noreplace-onto-whiteout rename-dir-over-whiteouts
 rename-dir-over-whiteouts-p-lower rename-existing rename-lower-q"
-ul_start trace=1 || exit 1
+ul_start trace=1 naive=0 || exit 1
 P=/sys/module/unionlite/parameters/naive
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do

@@ -5,8 +5,8 @@
 # dir), onto a whiteout (one exchange), over a directory holding only
 # whiteouts (recipe 4 first), one that has a redirect already (none set),
 # an exchange of two lower directories in different parents, and a
-# redirect that cannot be set (fail_redirect=1), on the copy and on an
-# upper directory: EXDEV, the view as before.
+# redirect that cannot be set (ul_fault_redirect failing once), on the
+# copy and on an upper directory: EXDEV, the view as before.
 # Upper before/after, union view, errno and the exact trace (golden).
 . /tests/union-lib/recipes.sh
 ul_load trace=1 || exit 1

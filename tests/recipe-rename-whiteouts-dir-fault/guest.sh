@@ -1,6 +1,7 @@
 # Recipe 4 when its last step fails: rename(P, Q) over a directory Q that
-# is empty in the union and holds whiteouts in upper, with the test-only
-# parameter fail_rename=2 making the second rename step (the final
+# is empty in the union and holds whiteouts in upper, with the
+# fault-injection point ul_fault_rename making the
+# second rename step (the final
 # rename(P, Q), after the exchange of work/#n with upper/Q) fail with EIO.
 # Shown: the errno, the trace, the union (P unchanged, Q still an empty
 # directory: the empty opaque directory the exchange put at upper/Q) and
@@ -18,7 +19,6 @@ q_attrs() {
 	echo "Q: $(stat -c '%A %u:%g mtime=%Y' $UL_MNT/Q)" \
 		"user.q=$(cd $UL_MNT && getfattr --only-values -n user.q Q 2>&1)"
 }
-F=/sys/module/unionlite/parameters/fail_rename
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
 	for s in rename-dir-over-whiteouts rename-dir-over-whiteouts-p-lower; do
@@ -35,9 +35,9 @@ for base in $UL_EXT4 $UL_EXT2; do
 		cd $UL_MNT
 		q_attrs
 		dmesg -c >/dev/null
-		echo 2 >$F
+		ul_fault ul_fault_rename 2 || exit 1
 		echo "## rename P Q: $(ul-union-sys rename P Q)"
-		echo 0 >$F
+		ul_fault_off ul_fault_rename
 		ul_trace_lines
 		echo "## union"
 		ul_tree $UL_MNT

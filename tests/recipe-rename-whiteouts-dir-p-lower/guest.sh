@@ -5,7 +5,7 @@
 # first steps, then one rename-whiteout. With no_rename_whiteout=1: EXDEV
 # before any step, both names as they were. Exact trace (golden).
 . /tests/union-lib/recipes.sh
-ul_load trace=1 || exit 1
+ul_load trace=1 no_rename_whiteout=0 || exit 1
 rc_main rename-dir-over-whiteouts-p-lower || exit 1
 echo "### no_rename_whiteout=1"
 echo 1 >/sys/module/unionlite/parameters/no_rename_whiteout

@@ -1,5 +1,6 @@
-# Copy-up when its last step fails: the test-only parameter fail_rename=1
-# makes the rename of the finished copy (work/#n) onto its upper name fail
+# Copy-up when its last step fails: the fault-injection point
+# ul_fault_rename failing once makes the rename of the finished copy
+# (work/#n) onto its upper name fail
 # with EIO. Shown: the errno, the trace, the union (the lower object,
 # unchanged), the upper and the work dir just after the failure (the
 # half-made copy is gone: nothing of it in work/), then the same change
@@ -7,7 +8,6 @@
 # must be copied up first (the parent's copy-up fails), on ext4 and ext2.
 . /tests/union-lib/union.sh
 ul_start trace=1 || exit 1
-F=/sys/module/unionlite/parameters/fail_rename
 rc=0
 for base in $UL_EXT4 $UL_EXT2; do
 	ul_fresh $base
@@ -17,9 +17,9 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul_mount $base || { rc=1; continue; }
 	for p in f d/g; do
 		dmesg -c >/dev/null
-		echo 1 >$F
+		ul_fault ul_fault_rename 1 || exit 1
 		echo "## chmod 600 $p: $(ul-union-sys chmod $UL_MNT/$p 600)"
-		echo 0 >$F
+		ul_fault_off ul_fault_rename
 		ul_trace_lines
 		echo "$p: $(cat $UL_MNT/$p) mode $(stat -c %a $UL_MNT/$p)"
 		echo "upper: [$(cd $base/upper && find . -mindepth 1 | sort | tr '\n' ' ')]"

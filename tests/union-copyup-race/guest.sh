@@ -26,7 +26,7 @@
 # trace: it is the same every run. Each case prints what both sides got
 # and what the union and the upper layer hold after it.
 . /tests/union-lib/union.sh
-ul_start trace=1 || exit 1
+ul_start trace=1 step_pause_ms=0 || exit 1
 B=$UL_EXT4
 P=/sys/module/unionlite/parameters
 rc=0

@@ -1,6 +1,6 @@
 # A create whose object is made in the upper layer but whose union inode
-# cannot be made (ENOMEM, injected with the test-only parameter
-# fail_inode=1): the call fails, and the object it made is what the
+# cannot be made (ENOMEM, injected at the fault-injection point
+# ul_fault_inode): the call fails, and the object it made is what the
 # union shows from then on (listed, found by stat, EEXIST for a second
 # create), never hidden behind a negative dentry. For a create in the
 # upper layer and one over a whiteout (recipe 2), a directory and a file.
@@ -9,7 +9,6 @@
 . /tests/union-lib/union.sh
 ul_start || exit 1
 B=$UL_EXT4
-P=/sys/module/unionlite/parameters
 rc=0
 ul_layers $B
 echo x >$B/lower/w1 && echo x >$B/lower/w2
@@ -21,9 +20,9 @@ ul-union-sys stat $UL_MNT/n1 >/dev/null; ul-union-sys stat $UL_MNT/w1 >/dev/null
 fails() {
 	local op=$1 name=$2
 	shift 2
-	echo 1 >$P/fail_inode || exit 1
+	ul_fault ul_fault_inode 1 || exit 1
 	echo "$op $name: $(ul-union-sys $op $UL_MNT/$name "$@")"
-	echo 0 >$P/fail_inode
+	ul_fault_off ul_fault_inode
 	echo "  listed: $(ls $UL_MNT | grep -cx "$name")"
 	echo "  stat: $(ul-union-sys stat $UL_MNT/$name)"
 	echo "  $op again: $(ul-union-sys $op $UL_MNT/$name "$@")"

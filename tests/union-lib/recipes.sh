@@ -65,7 +65,7 @@ rc_setup() {
 		mkdir $L/O $U/P; echo l >$L/O/x; mknod $U/O c 0 0
 		setfattr -n trusted.overlay.redirect -v O $U/P ;;
 	dir-redirect-fails|dir-merged-redirect-fails)	# the redirect cannot
-		# be set (fail_redirect=1): EXDEV, the view unchanged
+		# be set (ul_fault_redirect fails once): EXDEV, the view unchanged
 		mkdir $L/P; echo l >$L/P/x
 		[ $1 = dir-merged-redirect-fails ] && mkdir $U/P ;;
 	dir-exchange)	# RENAME_EXCHANGE of lower-only P and e/E
@@ -89,7 +89,7 @@ rc_op() {
 	rename-into-lower-dir)		ul-union-sys rename P e/x ;;
 	dir-lower)			ul-union-sys rename P e/Q ;;
 	dir-exchange)			ul-union-sys rename -x P e/E ;;
-	dir-*redirect-fails)		echo 1 >/sys/module/unionlite/parameters/fail_redirect
+	dir-*redirect-fails)		ul_fault ul_fault_redirect 1
 					ul-union-sys rename P Q ;;
 	dir-*)				ul-union-sys rename P Q ;;
 	rename-*)			ul-union-sys rename P Q ;;

@@ -4,9 +4,9 @@
 
 UL_MNT=/mnt/union
 
-# ul_load [PARAMS...]: load the module
+# ul_load [PARAMS...]: load the module (ul_insmod)
 ul_load() {
-	insmod /lib/modules/unionlite.ko "$@"
+	ul_insmod "$@"
 }
 
 # ul_start [PARAMS...]: the module loaded with PARAMS, the disks mounted
