@@ -3,6 +3,9 @@
 # Quiet when everything is present; names the missing packages when it
 # cannot install them (not root). ccache is optional: installed when
 # missing and root, else the builds run without it (prepare.sh says so).
+# Run with sudo, it also makes what needs root for the user who ran
+# sudo: the real-client tests' Debian root tree (rootfs.sh), in that
+# user's store, owned by them.
 . "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
@@ -16,14 +19,28 @@ for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-
-if [ "$(id -u)" != 0 ]; then
-	ul_die "missing packages:$missing (run as root: apt-get install$missing)"
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		ul_die "missing packages:$missing (run as root: apt-get install$missing)"
+	fi
+	ul_say "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		ul_die "apt-get install failed for:$missing"
 fi
-ul_say "installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
-	ul_die "apt-get install failed for:$missing"
+
+# As root under sudo: the root tree for the user who ran it (rootfs.sh
+# needs root), in their store, theirs.
+user=${SUDO_USER:-}
+if [ "$(id -u)" = 0 ] && [ -n "$user" ] && [ "$user" != root ]; then
+	home=$(getent passwd "$user" | cut -d: -f6)
+	[ -d "$home" ] || ul_die "no home directory for $user"
+	store=$home/.cache/unionlite
+	for d in "$home/.cache" "$store"; do
+		[ -d "$d" ] || install -d -o "$user" -g "$(id -gn "$user")" "$d"
+	done
+	img=$(UL_STORE=$store "$(dirname "$0")/rootfs.sh") || exit 1
+	chown "$user:$(id -gn "$user")" "$img" "$img.lock"
+fi

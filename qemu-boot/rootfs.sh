@@ -5,7 +5,9 @@
 # archive, plus the packages of $pkgs below, and the .deb files of $debs
 # in /root/debs. Prints the image's path.
 # Needs root (the tree's files keep their owners) and the package
-# mmdebstrap (qemu-boot/deps.sh installs it).
+# mmdebstrap: qemu-boot/deps.sh, run with sudo, installs the package and
+# runs this for the user who ran sudo; as root (CI) the first make test
+# does.
 . "$(dirname "$0")/lib.sh"
 
 suite=bookworm
@@ -21,7 +23,8 @@ if [ -f "$img" ]; then
 	exit 0
 fi
 
-[ "$(id -u)" = 0 ] || ul_die "the real-client root tree needs root (its files keep their owners)"
+[ "$(id -u)" = 0 ] ||
+	ul_die "the real-client root tree needs root (its files keep their owners): run 'sudo qemu-boot/deps.sh' once, it makes the tree in your store"
 command -v mmdebstrap >/dev/null || ul_die "mmdebstrap not found (qemu-boot/deps.sh installs it)"
 mkdir -p "$UL_STORE"
 exec 9>"$img.lock"
