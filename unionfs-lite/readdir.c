@@ -547,17 +547,18 @@ static void ul_drop_impure(struct dentry *dentry)
 	struct ul_inode *ui = UL_E(dentry);
 	struct dentry *upper = ul_upper(ui);
 	const struct cred *old_cred;
-	int err;
+	bool keep;
+	int err = 0;
 
 	if (!upper || ui->numlower || ul_want_write(sb))
 		return;
 	old_cred = ul_override_creds(sb);
+	keep = ul_has_origin(ul_upper_userns(UL_FS(sb)), upper);
 	/* another reader of the same list may have dropped it already */
-	err = ul_has_origin(ul_upper_userns(UL_FS(sb)), upper) ? -EEXIST :
-	      ul_is_impure(UL_FS(sb), upper) ?
-	      ul_do_removexattr(UL_FS(sb), upper, UL_XATTR_IMPURE) : 0;
+	if (!keep && ul_is_impure(UL_FS(sb), upper))
+		err = ul_do_removexattr(UL_FS(sb), upper, UL_XATTR_IMPURE);
 	revert_creds(old_cred);
-	if (!err || err == -ENODATA)
+	if (!keep && (!err || err == -ENODATA))
 		clear_bit(UL_IMPURE, &ui->flags);
 	ul_drop_write(sb);
 }

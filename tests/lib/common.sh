@@ -5,14 +5,14 @@ UL_EXT4=/mnt/ext4
 UL_EXT2=/mnt/ext2
 
 # ul_insmod [PARAM...]: load unionlite with PARAMs: the module users load
-# or, when a PARAM is one of the test build's parameters
-# (unionfs-lite/testing.c), the test build unionlite-test.ko
+# or, when a PARAM is not one of its two (tests/module-params), the test
+# build unionlite-test.ko, which has the others (unionfs-lite/testing.c)
 ul_insmod() {
 	local m=unionlite p
 	for p in "$@"; do
 		case ${p%%=*} in
-		naive|no_rename_whiteout|skip_work_cleanup|whiteout_links|step_sync|step_pause_ms)
-			m=unionlite-test ;;
+		trace|redirect_max) ;;
+		*) m=unionlite-test ;;
 		esac
 	done
 	insmod /lib/modules/$m.ko "$@"

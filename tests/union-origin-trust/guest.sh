@@ -40,7 +40,7 @@ wrong_type() {
 	echo "## all on ext4, f's origin replaced by d's"
 	ul_mount_fs $1 $base || return 1
 	echo "chmod 700 d: $(ul-union-sys chmod $UL_MNT/d 700)"
-	echo "chmod 600 f: $(ul-union-sys chmod $UL_MNT/f 600)"
+	echo "chmod 644 f: $(ul-union-sys chmod $UL_MNT/f 644)"
 	umount $UL_MNT
 	v=$(getfattr -e hex -n trusted.overlay.origin $base/upper/d 2>/dev/null |
 		sed -n 's/^trusted.overlay.origin=//p')
@@ -49,6 +49,7 @@ wrong_type() {
 	ul_mount_fs $1 $base || return 1
 	echo "stat f: $(ul-union-sys stat $UL_MNT/f)"
 	echo "cat f: $(ul-union-sys cat $UL_MNT/f)"
+	echo "cat f as uid 1000: $(ul-union-sys as 1000 1000 cat $UL_MNT/f)"
 	if [ "$(stat -c %i $UL_MNT/f)" = "$(stat -c %i $base/upper/f)" ]; then
 		echo "f: st_ino is the upper inode's"
 	else
