@@ -34,6 +34,9 @@ rc_setup() {
 	rename-dir-over-whiteouts)	# recipe 4: P upper-only dir, Q merged empty
 		mkdir $U/P; echo u >$U/P/z
 		mkdir $L/Q $U/Q; echo l >$L/Q/x; mknod $U/Q/x c 0 0 ;;
+	rename-dir-over-empty-merged)	# no recipe 4: P upper-only dir, Q
+		# merged and empty, its upper without whiteouts
+		mkdir $U/P; echo u >$U/P/z; mkdir $L/Q $U/Q ;;
 	rename-dir-over-whiteouts-p-lower)	# recipes 4 and 5: P an opaque
 		# upper dir over lower P (needs a whiteout), Q merged empty
 		mkdir $L/P $U/P; echo l >$L/P/x; echo u >$U/P/z
