@@ -447,7 +447,11 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	if (!lowers)
 		return -ENOMEM;
 	if (!opaque) {
-		err = ul_follow_redirect(&d, ul_upper_userns(ufs), upper, 0, "");
+		/* as ul_lookup(): nofollow reads a redirect only to refuse it */
+		err = 0;
+		if (ul_redirect_follow(ufs) || pui->numlower)
+			err = ul_follow_redirect(&d, ul_upper_userns(ufs), upper,
+						 0, "");
 		if (!err) {
 			n = ul_lookup_lowers(ufs, upper, pui, &d, lowers);
 			err = min(n, 0);

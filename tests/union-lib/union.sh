@@ -107,7 +107,9 @@ ul_mount_fs() {
 # overlayfs's differs, also the difference, and returns 1. Lines that
 # match the extended regular expression $UL_INTENDED (a row of the
 # intended differences in docs/overlayfs.md) are left out of the
-# comparison on both sides.
+# comparison on both sides; where those lines differ, they are printed
+# after the transcript, "intended: unionlite: LINE" for unionlite's and
+# "intended: overlayfs: LINE" for overlayfs's.
 ul_against_overlay() {
 	local fn=$1 f
 	shift
@@ -117,10 +119,16 @@ ul_against_overlay() {
 	for f in unionlite overlay; do
 		if [ -n "$UL_INTENDED" ]; then
 			grep -v -E "$UL_INTENDED" /tmp/against.$f >/tmp/against.$f.cmp
+			grep -E "$UL_INTENDED" /tmp/against.$f >/tmp/against.$f.int
 		else
 			cp /tmp/against.$f /tmp/against.$f.cmp
+			: >/tmp/against.$f.int
 		fi
 	done
+	diff -U0 /tmp/against.unionlite.int /tmp/against.overlay.int |
+		awk 'NR <= 2 || /^@@/ { next }
+			/^-/ { print "intended: unionlite: " substr($0, 2) }
+			/^\+/ { print "intended: overlayfs: " substr($0, 2) }'
 	cmp -s /tmp/against.unionlite.cmp /tmp/against.overlay.cmp && return 0
 	echo "overlayfs differs (- unionlite, + overlayfs):"
 	diff -U0 /tmp/against.unionlite.cmp /tmp/against.overlay.cmp | sed -n 's/^[-+][^-+]/	&/p'

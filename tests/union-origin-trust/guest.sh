@@ -5,9 +5,11 @@
 # number to another file, so the origin is not followed and a copied-up
 # file shows the upper inode's number once the union is mounted again;
 # with redirect_dir=on (no offline changes) it keeps the lower's.
-# (Within the mount of the copy-up, overlayfs keeps the lower number
-# where unionlite takes the one the next mount gives: the intended
-# difference of inode numbers on several filesystems.) Then an origin that names an object of
+# Before the remount: whether the copy-up changed f's st_ino. With the
+# default options unionlite gives the copy the upper inode's number at
+# once, overlayfs keeps the lower's until the remount (an intended
+# difference: docs/overlayfs.md; ul_against_overlay prints that line of
+# each union). Then an origin that names an object of
 # another type (a directory's origin written onto a file, all layers on
 # ext4): ignored with a warning, the file still read.
 . /tests/union-lib/union.sh
@@ -17,11 +19,18 @@ L=$UL_EXT2/lower U=$UL_EXT4/upper W=$UL_EXT4/work
 # null_uuid FS OPTS: copy up a file of the null-UUID lower, then whose
 # inode number it shows after a remount
 null_uuid() {
+	local i
 	rm -rf $L $U $W && mkdir -p $L $U $W $UL_MNT || return 1
 	echo f >$L/f
 	echo "## lower on ext2, upper on ext4, options: ${2:-none}"
 	mount -t $1 -o "lowerdir=$L,upperdir=$U,workdir=$W${2:+,$2}" none $UL_MNT || return 1
+	i=$(stat -c %i $UL_MNT/f)
 	echo "chmod 600 f: $(ul-union-sys chmod $UL_MNT/f 600)"
+	if [ "$(stat -c %i $UL_MNT/f)" = "$i" ]; then
+		echo "options ${2:-none}: f's st_ino kept at its copy-up"
+	else
+		echo "options ${2:-none}: f's st_ino changed at its copy-up"
+	fi
 	umount $UL_MNT
 	mount -t $1 -o "lowerdir=$L,upperdir=$U,workdir=$W${2:+,$2}" none $UL_MNT || return 1
 	if [ "$(stat -c %i $UL_MNT/f)" = "$(stat -c %i $U/f)" ]; then
@@ -65,5 +74,7 @@ scenario() {
 }
 
 rc=0
+# the copy-up's st_ino with the default options: an intended difference
+UL_INTENDED='^options none: '
 ul_against_overlay scenario || rc=1
 ul_finish $rc

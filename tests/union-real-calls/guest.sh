@@ -20,7 +20,9 @@ insmod /lib/modules/test/ul_test_probe.ko \
 	syms=ext4_readdir,ext4_dir_llseek,ext4_llseek,security_inode_copy_up,security_inode_copy_up_xattr,security_dentry_create_files_as || exit 1
 
 # The fsuid overlayfs gives the real llseek of a directory: the caller's
-# (ovl_dir_llseek() does not switch credentials); an intended difference.
+# (ovl_dir_llseek() does not switch credentials); an intended difference,
+# whose lines ul_against_overlay prints for both unions after the
+# transcript.
 UL_INTENDED='^ext4_dir_llseek'
 
 # probe WHAT: since the last probe, the fsuid of the last caller of each
