@@ -4,12 +4,17 @@
 # W=1 and sparse (C=2), where any warning fails; fs/ext2 of the patched
 # tree built with W=1 and sparse, against the same without the series.
 # First, before anything builds: the documentation against the tree
-# (tests/check-docs.sh).
+# (tests/check-docs.sh), its meaning (tests/check-meaning.sh) and both
+# failing on planted errors (tests/check-docs-selftest.sh).
 . "$(dirname "$0")/lib.sh"
 
 status=0
 echo "docs: README.md and docs/*.md against the tree"
 "$UL_TOP/tests/check-docs.sh" --linux "$UL_TREE" || status=1
+echo "docs: what they say (step tables, differences, counts)"
+"$UL_TOP/tests/check-meaning.sh" || status=1
+echo "docs: each check failing on a planted error"
+"$UL_TOP/tests/check-docs-selftest.sh" --linux "$UL_TREE" || status=1
 "$UL_TOP/qemu-boot/prepare.sh" base
 # checkpatch runs spdxcheck.py with python3: Debian's, which has ply and git.
 export PATH=/usr/bin:$PATH

@@ -160,19 +160,25 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 		fi
 	done
 done
-# With the whole suite, the documentation against the tree as well
-# (tests/check-docs.sh: on the host, a few seconds).
+# With the whole suite, the documentation on the host: its names and
+# figures (tests/check-docs.sh), its meaning (tests/check-meaning.sh),
+# and both checks failing on planted errors
+# (tests/check-docs-selftest.sh). A few seconds each.
 if [ "$all" = 1 ]; then
 	mkdir -p "$UL_LOGS/host"
-	if "$UL_TOP/tests/check-docs.sh" --linux "$UL_TREE" >"$UL_LOGS/host/check-docs.out" 2>&1; then
-		echo "PASS check-docs@host"
-		passed=$((passed + 1))
-	else
-		echo "FAIL check-docs@host"
-		sed 's/^/     /' "$UL_LOGS/host/check-docs.out"
-		failed=$((failed + 1))
-		failures="$failures check-docs@host"
-	fi
+	for c in check-docs check-meaning check-docs-selftest; do
+		args=()
+		[ $c = check-meaning ] || args=(--linux "$UL_TREE")
+		if "$UL_TOP/tests/$c.sh" "${args[@]}" >"$UL_LOGS/host/$c.out" 2>&1; then
+			echo "PASS $c@host"
+			passed=$((passed + 1))
+		else
+			echo "FAIL $c@host"
+			sed 's/^/     /' "$UL_LOGS/host/$c.out"
+			failed=$((failed + 1))
+			failures="$failures $c@host"
+		fi
+	done
 fi
 [ -n "$failures" ] && echo "failed:$failures"
 echo "test phase: $((SECONDS - start)) s, $jobs at a time"

@@ -39,7 +39,10 @@
 #     tests/ or .ci/run (or is a name of the module's C code).
 #  7. the reference pages (all but docs/results.md) hold no commit of
 #     this repository, no ISO date and no measured figure (a number with
-#     a time or rate unit or an "x" ratio), except the settings below.
+#     a time, rate, percent or size unit, or an "x" ratio; a duration in
+#     words, "a minute"), except the settings below.
+#  8. sentences: no sentence of README.md and the reference pages runs
+#     past 40 words (prose, list items and table cells; code skipped).
 # Trace lines of code blocks ("unionlite: ...") are skipped by 3 to 5.
 
 # Figures that are settings, not measurements: a figure is allowed when
@@ -108,13 +111,14 @@ problem() { problems+=("$1:$2: $3"); }
 
 # ---------------------------------------------------------------- facts
 # The repository's files (tracked and new, not ignored), without this
-# script: what the code says must not come from the checker.
+# script and its self-test: what the code says must not come from the
+# checker or from the errors the self-test plants.
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git ls-files -co --exclude-standard
 else
 	find . \( -path ./build -o -path ./.git \) -prune -o -type f -print |
 		sed 's|^\./||'
-fi | grep -vxF "$self" | sort >"$tmp/files"
+fi | grep -vxF -e "$self" -e tests/check-docs-selftest.sh | sort >"$tmp/files"
 
 # tails[X]: X is a repository path, or the tail of one after a '/' (a
 # bare name or a path below some directory); tops[X]: X is a top-level
@@ -639,7 +643,9 @@ done < <(for i in "${!pages[@]}"; do
 done)
 
 # The reference pages: no commits, no dates, no measured figures.
-figure='(^|[^A-Za-z0-9_.,-])[0-9][0-9,]*(\.[0-9]+)?(-[0-9][0-9,]*(\.[0-9]+)?)? ?(ms|µs|us|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|%|[A-Za-z]+/s)([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_.])[0-9]+(\.[0-9]+)?x([^A-Za-z0-9_]|$)'
+figure='(^|[^A-Za-z0-9_.,-])[0-9][0-9,]*(\.[0-9]+)?(-[0-9][0-9,]*(\.[0-9]+)?)? ?(ms|µs|us|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|days?|%|[A-Za-z]+/s|B|[kKMGT]i?B|bytes?)([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_.])[0-9]+(\.[0-9]+)?x([^A-Za-z0-9_]|$)'
+# a duration in words ("a minute", "half an hour", "a few seconds")
+duration='(^|[^A-Za-z])((a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|half an|a quarter of an|under an?|about an?|within an?) (minutes?|hours?|days?)|(a few|several|two|three|four|five|six|seven|eight|nine|ten) seconds)([^A-Za-z]|$)'
 date='(?<![0-9])20[0-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?![0-9])'
 # figures PAGE: "LINE:FIGURE" for each figure of the page, a figure whose
 # unit begins the next line ("about 10\nminutes") included.
@@ -674,6 +680,23 @@ for i in "${!pages[@]}"; do
 	while IFS=: read -r line d; do
 		problem "$page" "$line" "a date ($d): dated facts belong in docs/results.md"
 	done < <(grep -noP "$date" "$f")
+	while IFS=: read -r line d; do
+		d=${d//[^A-Za-z ]/}; d=${d# }; problem "$page" "$line" "a duration in words (${d% }): figures belong in docs/results.md"
+	done < <(awk -v re="$duration" '
+		{ line[NR] = tolower($0) }
+		END {
+			for (i = 1; i <= NR; i++) {
+				split(line[i + 1], w, " ")
+				s = line[i] " " w[1] " " w[2] " " w[3]
+				n = length(line[i])
+				off = 0
+				while (match(s, re) && off + RSTART <= n) {
+					print i ":" substr(s, RSTART, RLENGTH)
+					off += RSTART + RLENGTH - 2
+					s = substr(s, RSTART + RLENGTH - 1)
+				}
+			}
+		}' "$f")
 	mapfile -t text <"$f"
 	while IFS=: read -r line fig; do
 		ok=0
@@ -692,6 +715,36 @@ for i in "${!pages[@]}"; do
 		[[ $res == *" commit "* ]] &&
 			problem "$page" "$line" "commit $h of this repository: commits belong in docs/results.md"
 	done <"$tmp/hex" 3<"$tmp/hexok"
+done
+
+# Sentences of more than 40 words (README.md and the reference pages).
+for i in "${!pages[@]}"; do
+	[ "${pages[$i]##*/}" = results.md ] && continue
+	page=${pages[$i]}
+	while IFS=: read -r line k; do
+		problem "$page" "$line" "a sentence of $k words: split it (40 at most)"
+	done < <(awk '
+	function flush(   m, j, k, ss, w) {
+		m = split(buf, ss, /[.!?]["\x27)]*( |$)/)
+		for (j = 1; j <= m; j++) {
+			k = split(ss[j], w, " ")
+			if (k > 40) print start ":" k
+		}
+		buf = ""; start = 0
+	}
+	/^ *(```|~~~)/ { if (buf != "") flush(); fence = !fence; next }
+	fence { next }
+	/^(    |\t)/ { if (buf != "") flush(); next }
+	/^\|/ {
+		if (buf != "") flush()
+		n = split($0, c, "|")
+		for (i = 2; i < n; i++) { buf = c[i]; start = NR; flush() }
+		next
+	}
+	/^[ \t]*$/ || /^#/ { if (buf != "") flush(); next }
+	/^[ \t]*([-*]|[0-9]+\.) / { if (buf != "") flush() }
+	{ buf = buf " " $0; if (!start) start = NR }
+	END { if (buf != "") flush() }' "${abs[$i]}")
 done
 
 # ------------------------------------------------------------ the report
