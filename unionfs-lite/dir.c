@@ -1514,14 +1514,22 @@ out_drop_write:
  *      the union's root (elsewhere); longer than redirect_max: EXDEV,
  *      before any change;
  *   2. P lower-only: copy-up(P) through work/X, with the redirect set
- *      on work/X before rename(work/X, upper/P); P in upper already:
- *      setxattr(upper/P, redirect). Either names the lower directory P
- *      has now: the union's view does not change;
- *   3. Q a directory holding only whiteouts: recipe 4's first part;
- *   4. rename(upper/P, upper/Q): with RENAME_WHITEOUT when P's name has
- *      a lower (recipe 5), as recipe 3 onto a whiteout Q or a Q no layer
- *      has, plainly otherwise: the one step the union's view changes in.
- * Only with redirect_dir=on; otherwise EXDEV, as overlayfs (mv copies).
+ *      on work/X before rename(work/X, upper/P);
+ *   3. the impure mark on Q's parent;
+ *   4. Q a directory holding only whiteouts: recipe 4's first half;
+ *   5. under the rename lock, P in upper already: setxattr(upper/P,
+ *      redirect). Steps 2 to 5 change no view: a redirect names the
+ *      lower directory P has now;
+ *   6. the move, one or two steps. When P's name has a lower: onto a
+ *      whiteout Q or a Q no layer has, whiteout(upper/Q) unless it is
+ *      one, then exchange(upper/P, upper/Q) (recipe 3); otherwise
+ *      rename-whiteout(upper/P, upper/Q) (recipe 5). When it has none:
+ *      exchange(upper/P, upper/Q) and unlink(upper/P) onto a whiteout
+ *      Q, a plain rename otherwise. The union's view changes in the
+ *      exchange or the rename.
+ * An exchange does the same for Q (its redirect, the impure mark on P's
+ * parent) and moves both in one RENAME_EXCHANGE. Only with
+ * redirect_dir=on; otherwise EXDEV, as overlayfs (mv copies).
  */
 static int ul_rename_dir_redirect(struct inode *olddir, struct dentry *old,
 				  struct inode *newdir, struct dentry *new,

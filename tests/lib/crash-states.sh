@@ -19,7 +19,7 @@
 #   4. for every log entry between the two marks: the image rebuilt up to
 #      that entry (ul-logwrites replay), the upper filesystem's own
 #      recovery (ext4: the journal replay of a mount; ext2: e2fsck -p, and
-#      e2fsck -y where -p gives up, as a user then would), e2fsck -fn
+#      e2fsck -fy where -p gives up, as a user then would), e2fsck -fn
 #      clean, the union mounted on it, work/ empty after that mount, and
 #      its view (ul-tree -a of the whole union: names, types, modes,
 #      owners, sizes, contents, xattrs, opaque and redirect marks, st_ino

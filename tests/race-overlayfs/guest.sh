@@ -1,4 +1,4 @@
 # The reference: the racing observers on the kernel's overlayfs
-# find nothing in 200 transitions per recipe.
+# find nothing in 100 transitions per recipe.
 . /tests/lib/race.sh
 race_atomic overlay 100
