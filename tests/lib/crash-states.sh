@@ -22,8 +22,8 @@
 #      e2fsck -fy where -p gives up, as a user then would), e2fsck -fn
 #      clean, the union mounted on it, work/ empty after that mount, and
 #      its view (ul-tree -a of the whole union: names, types, modes,
-#      owners, sizes, contents, xattrs, opaque and redirect marks, st_ino
-#      and link counts) equal to the view before or to the view after;
+#      owners, sizes, contents, xattrs (the union hides trusted.overlay.*),
+#      st_ino and link counts) equal to the view before or to the view after;
 #      then the union and the upper unmounted and e2fsck -fn clean again.
 #      The image at the "before" mark and the one at the last entry must
 #      give the view before and the view after.
