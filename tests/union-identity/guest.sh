@@ -133,6 +133,11 @@ tools() {
 	a=$(du -s /mnt/u/l10 /mnt/u/u10 | awk '{ s += $1 } END { print s }')
 	b=$(du -s /mnt/lowerfs/l/l10 /mnt/upperfs/u/u10 | awk '{ s += $1 } END { print s }')
 	echo "du -s l10 u10: $([ "$a" = "$b" ] && echo "as the layers" || echo "$a KiB, the layers hold $b")"
+	# where the lower filesystem's number goes: unionlite puts it in the
+	# top bits, overlayfs xino=on above the 32 bits ext4's numbers take
+	# (an intended difference: docs/overlayfs.md)
+	echo "st_ino of l10/f07: highest bit $(stat -c %i /mnt/u/l10/f07 |
+		awk '{ n = $1; b = -1; while (n >= 1) { n /= 2; b++ } print b }')"
 }
 
 insmod /lib/modules/unionlite.ko || exit 1
