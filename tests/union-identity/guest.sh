@@ -7,6 +7,9 @@
 # through the union, which decide by (st_dev, st_ino). overlayfs over
 # the same kind of layers is the reference: with xino=on it must also
 # count 0 everywhere; its xino=off counts are shown as zero or not.
+# Last, with an upper and without one, the highest bit of a lower file's
+# st_ino on each: where each puts the filesystem's fsid (an intended
+# difference: docs/overlayfs.md).
 . /tests/lib/common.sh
 mkdir -p /mnt/upperfs /mnt/lowerfs /mnt/u
 mount -t ext4 /dev/vda /mnt/upperfs || exit 1
@@ -140,9 +143,19 @@ tools() {
 		awk '{ n = $1; b = -1; while (n >= 1) { n /= 2; b++ } print b }')"
 }
 
+# noupper FS [OPTS]: a union of the two filesystems' trees as lower
+# layers, without upper: the highest bit of the second one's l10/f07
+noupper() {
+	mount -t "$1" -o "lowerdir=/mnt/upperfs/u:/mnt/lowerfs/l${2:+,$2}" none /mnt/u || return 1
+	echo "## $1${2:+ $2} without upper: st_ino of l10/f07: highest bit $(stat -c %i /mnt/u/l10/f07 |
+		awk '{ n = $1; b = -1; while (n >= 1) { n /= 2; b++ } print b }')"
+	umount /mnt/u
+}
+
 insmod /lib/modules/unionlite.ko || exit 1
 run unionlite || rc=1
 umount /mnt/u || rc=1
+noupper unionlite || rc=1
 rmmod unionlite || rc=1
 # overlayfs's counts, the reference: on the base kernel only (the debug
 # kernel's checkers are for unionlite)
@@ -151,6 +164,7 @@ if [ "$UL_VARIANT" != debug ]; then
 	umount /mnt/u || rc=1
 	run overlay xino=on || rc=1
 	umount /mnt/u || rc=1
+	noupper overlay xino=on || rc=1
 fi
 umount /mnt/lowerfs /mnt/upperfs || rc=1
 exit $rc
