@@ -5,7 +5,10 @@
 # missing and root, else the builds run without it (prepare.sh says so).
 # Run with sudo, it also makes what needs root for the user who ran
 # sudo: the real-client tests' Debian root tree (rootfs.sh), in that
-# user's store, owned by them.
+# user's store, owned by them: ~/.cache/unionlite, or the UL_STORE given
+# on sudo's command line (sudo UL_STORE=DIR qemu-boot/deps.sh), as
+# lib.sh takes it from the user's environment.
+given_store=${UL_STORE:-}
 . "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
@@ -37,7 +40,7 @@ user=${SUDO_USER:-}
 if [ "$(id -u)" = 0 ] && [ -n "$user" ] && [ "$user" != root ]; then
 	home=$(getent passwd "$user" | cut -d: -f6)
 	[ -d "$home" ] || ul_die "no home directory for $user"
-	store=$home/.cache/unionlite
+	store=${given_store:-$home/.cache/unionlite}
 	for d in "$home/.cache" "$store"; do
 		[ -d "$d" ] || install -d -o "$user" -g "$(id -gn "$user")" "$d"
 	done
