@@ -418,6 +418,17 @@ out_put:
 	return err;
 }
 
+/*
+ * Whether a lookup in @pui reads an upper directory's redirect. As
+ * overlayfs: under redirect_dir=nofollow only where lower directories
+ * could be reached, and then only to refuse it.
+ */
+static bool ul_redirect_read(const struct ul_fs *ufs,
+			     const struct ul_inode *pui)
+{
+	return ul_redirect_follow(ufs) || pui->numlower;
+}
+
 /**
  * ul_dir_entry_ino - the union inode number of an upper directory entry
  * @sb: the union super block
@@ -447,9 +458,8 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	if (!lowers)
 		return -ENOMEM;
 	if (!opaque) {
-		/* as ul_lookup(): nofollow reads a redirect only to refuse it */
 		err = 0;
-		if (ul_redirect_follow(ufs) || pui->numlower)
+		if (ul_redirect_read(ufs, pui))
 			err = ul_follow_redirect(&d, ul_upper_userns(ufs), upper,
 						 0, "");
 		if (!err) {
@@ -513,8 +523,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		err = opaque;
 		if (opaque < 0)
 			goto out_dput_upper;
-		/* as overlayfs: nofollow reads it only to refuse it */
-		if (!opaque && (ul_redirect_follow(ufs) || pui->numlower)) {
+		if (!opaque && ul_redirect_read(ufs, pui)) {
 			err = ul_follow_redirect(&d, ul_upper_userns(ufs),
 						 upper, 0, "");
 			if (err)
