@@ -79,15 +79,6 @@ golden() {
 	' "tests/$1/expected.out" 2>/dev/null
 }
 
-# conf TEST VAR DEFAULT: a test.conf variable, as qemu-boot/test.sh reads it
-conf() {
-	(
-		eval "$2=\$3"
-		# shellcheck disable=SC1090
-		[ -f "tests/$1/test.conf" ] && . "tests/$1/test.conf"
-		eval "echo \"\$$2\""
-	)
-}
 default_variants=$(sed -n 's/^UL_DEFAULT_VARIANTS="\(.*\)"$/\1/p' qemu-boot/lib.sh)
 
 # The counts.

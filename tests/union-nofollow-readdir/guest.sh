@@ -4,7 +4,7 @@
 # redirect "/x" and P the impure mark. Mounted again with
 # redirect_dir=nofollow, a lookup of P/x does not read the redirect (P
 # has no lower directory), so P/x shows its upper directory alone. Then
-# a readdir of P, its entries, a stat of P/x, and whether P keeps its
+# a readdir of P (as root and as uid 1000), its entries, a stat of P/x, and whether P keeps its
 # impure mark. On unionlite and on overlayfs; the transcripts must be
 # the same.
 . /tests/union-lib/union.sh
@@ -23,6 +23,7 @@ nofollow() {
 	echo "P's impure mark: $(ul-union-sys getxattr $B/upper/P trusted.overlay.impure)"
 	ul_mount_fs $1 $B redirect_dir=nofollow || return 1
 	echo "readdir P: $(ul-union-sys readdir $UL_MNT/P)"
+	echo "readdir P as uid 1000: $(ul-union-sys as 1000 1000 readdir $UL_MNT/P)"
 	echo "ls P: [$(ls -A $UL_MNT/P 2>/dev/null | tr '\n' ' ')]"
 	echo "stat P/x: $(ul-union-sys stat $UL_MNT/P/x)"
 	echo "ls P/x: [$(ls -A $UL_MNT/P/x 2>/dev/null | tr '\n' ' ')]"
