@@ -12,6 +12,8 @@
 #   make crash-states    every crash state of every transition, both
 #                        uppers, unionlite and overlayfs: the table
 #   make race-soak N=100000  N racing transitions per recipe on unionlite
+#   make kcsan           the tests that name the kcsan variant, on it: the
+#                        data-race detector's runs
 #   make fuzz SEEDS=20 OPS=2000 [REDIRECT=1]  the differential test against
 #                        overlayfs, longer
 #   make clean           remove build/
@@ -21,7 +23,7 @@ TESTS ?=
 VARIANT ?= base
 export VARIANTS
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz
+.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan
 
 all: test
 
@@ -59,10 +61,17 @@ crash-states:
 		build/logs/base/crash-states-ext2.log build/logs/base/crash-states-overlayfs.log | \
 		tee build/logs/base/crash-states.table; exit $$rc
 
-# make race-soak N=100000: the racing observers, N transitions per recipe
+# make kcsan: every test whose VARIANTS names kcsan, on the kcsan kernel;
+# then the detector's counters of each run
+kcsan:
+	@VARIANTS=kcsan qemu-boot/test.sh $$(grep -l '^VARIANTS=.*kcsan' tests/*/test.conf | xargs -n1 dirname | xargs -n1 basename); rc=$$?; \
+	grep -a -H '^kcsan: [0-9]' build/logs/kcsan/*.log; exit $$rc
+
+# make race-soak N=100000: the racing observers, N transitions per recipe,
+# then their rates and overlap counts (tests/helpers/ul-race.c)
 race-soak:
 	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
-	grep 'transitions' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
+	grep -aE 'transitions|overlap' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
 
 # make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]
 # [REDIRECT=1] [VARIANT=debug]: ul-diff against overlayfs over one lower

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel.sh KERNEL: configure and build one kernel (base, debug) out of
+# kernel.sh KERNEL: configure and build one kernel (base, debug, kcsan) out of
 # the tree build/linux, in the store (lib.sh), linked as
 # build/kbuild-KERNEL.
 #
@@ -14,8 +14,8 @@
 
 variant=${1:?usage: kernel.sh KERNEL}
 case $variant in
-base|debug) ;;
-*) ul_die "kernel.sh: no kernel '$variant' (base, debug)" ;;
+base|debug|kcsan) ;;
+*) ul_die "kernel.sh: no kernel '$variant' (base, debug, kcsan)" ;;
 esac
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")

@@ -17,14 +17,17 @@ UL_TREE=$UL_BUILD/linux
 UL_SRC_TARBALL=${UL_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 UL_JOBS=${UL_JOBS:-$(nproc)}
 # base: fast kernel with the series; debug: the same with KASAN, lockdep
-# and friends; pristine: the base kernel running the ext2 module of the
+# and friends; kcsan: the same with the data-race detector; pristine: the base kernel running the ext2 module of the
 # 6.1 tree without the series (to show that the tests catch the series'
 # absence; fs/ext2 is all the series changes); mutant: the base kernel
 # running the series' ext2 with its exchange broken (modules.sh), to
 # show that the tests look at the disk. Tests run on base and debug
 # unless their test.conf says otherwise.
-UL_VARIANTS="base debug pristine mutant"
+UL_VARIANTS="base debug kcsan pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
+# make test runs these; the kcsan variant's tests run with make kcsan
+# (its kernel would take the cold run past its budget: docs/harness.md)
+UL_TEST_VARIANTS="base debug pristine mutant"
 UL_PRISTINE=$UL_BUILD/linux-pristine
 # Where the runs keep their logs and verdicts (logs/VARIANT/TEST.*) and
 # their images (run/VARIANT/TEST/); a harness self-test moves them aside.

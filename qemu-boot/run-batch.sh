@@ -47,8 +47,8 @@ for t in "$@"; do
 	limit[$t]=$TIMEOUT
 	i=$((i + 1))
 done
-MEM=512M
-[ "$variant" = debug ] && MEM=1G
+MEM=512M CPUS=1
+case $variant in debug|kcsan) MEM=1G ;; esac
 ul_qemu "$variant" "$blog" "$bout" "ul.batch=$(IFS=,; echo "$*") ul.variant=$variant"
 qemu+=("${drives[@]}")
 

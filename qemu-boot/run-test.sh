@@ -13,8 +13,11 @@
 #
 # tests/TEST/test.conf (optional, shell) may set:
 #   TIMEOUT=seconds   one boot, boot to power-off (default 120; the debug
-#                     kernel gets 3x)
-#   MEM=size          guest memory (default 512M; debug 1G)
+#                     and kcsan kernels get 3x)
+#   MEM=size          guest memory (default 512M; debug, kcsan 1G)
+#   CPUS=n            processors the guest brings up (default 1); test.sh
+#                     gives such a run n of its job slots, so that each
+#                     vCPU has a host core
 #   IMG_SIZE=size     size of each disk image (default 64M; sparse files)
 #   HOST_PRE=script   run on the host before boot, with the image paths
 #   HOST_POST=script  run on the host after QEMU exits, before e2fsck

@@ -29,7 +29,7 @@ conf() { # conf TEST VAR DEFAULT
 	)
 }
 
-only=${VARIANTS:-$UL_VARIANTS}
+only=${VARIANTS:-$UL_TEST_VARIANTS}
 need=
 for t in "$@"; do
 	[ -f "$UL_TOP/tests/$t/guest.sh" ] || ul_die "no such test: $t"
@@ -41,8 +41,9 @@ done
 # shellcheck disable=SC2086
 "$here/prepare.sh" $need
 
-# The runs, UL_TEST_JOBS at a time (default: one per core; a TCG guest
-# mostly keeps one core busy). Each run has its own logs and images.
+# The runs, UL_TEST_JOBS job slots at a time (default: one per core; a
+# TCG vCPU mostly keeps one core busy); a run whose test.conf sets CPUS=n
+# takes n slots (all of them when there are fewer). Each run has its own logs and images.
 # Tests that need only guest.sh and the two disks run UL_BATCH (default 12)
 # to a boot (run-batch.sh); UL_BATCH=1 boots once per test. The host-driven
 # tests (several boots each) start first, then the others that boot
@@ -52,7 +53,8 @@ batch=${UL_BATCH:-12}
 batchable() { # batchable TEST
 	[ "$batch" -gt 1 ] &&
 	[ -z "$(conf "$1" HOST_DRIVER "")$(conf "$1" LOGDISK "")$(conf "$1" CMDLINE "")$(conf "$1" EXPECT_FAIL "")" ] &&
-	[ "$(conf "$1" MEM 512M)" = 512M ] && [ "$(conf "$1" BATCH yes)" = yes ]
+	[ "$(conf "$1" MEM 512M)" = 512M ] && [ "$(conf "$1" BATCH yes)" = yes ] &&
+	[ "$(conf "$1" CPUS 1)" = 1 ]
 }
 first=() runs=() last=()
 declare -A group=()
@@ -68,9 +70,18 @@ for t in "$@"; do
 		fi
 	done
 done
-# the tests that boot alone (the longest among them) before the batches
-runs=("${first[@]}" "${last[@]}")
-for v in debug base pristine mutant; do
+# the tests that boot alone (the longest among them) before the batches,
+# and first of all those that take more than one job slot, one after
+# the other: later, each would wait with slots idle until the runs
+# before it ended
+runs=()
+for r in "${first[@]}" "${last[@]}"; do
+	[ "$(conf "${r%@*}" CPUS 1)" -gt 1 ] && runs+=("$r")
+done
+for r in "${first[@]}" "${last[@]}"; do
+	[ "$(conf "${r%@*}" CPUS 1)" -gt 1 ] || runs+=("$r")
+done
+for v in debug kcsan base pristine mutant; do
 	set -- ${group[$v]:-}
 	while [ $# -gt 0 ]; do
 		n=$batch
@@ -116,11 +127,18 @@ report() {
 	fi
 }
 
+# slots RUN: the job slots a run takes (a batch: one)
+slots() {
+	local n=1
+	case "$1" in *@*) n=$(conf "${1%@*}" CPUS 1) ;; esac
+	[ "$n" -gt "$jobs" ] && n=$jobs
+	echo "$n"
+}
 start=$SECONDS
-declare -A running=()
-next=0
+declare -A running=() taken=()
+next=0 busy=0
 while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
-	if [ $next -lt ${#runs[@]} ] && [ ${#running[@]} -lt "$jobs" ]; then
+	if [ $next -lt ${#runs[@]} ] && [ $((busy + $(slots "${runs[$next]}"))) -le "$jobs" ]; then
 		r=${runs[$next]}
 		next=$((next + 1))
 		case "$r" in
@@ -141,6 +159,8 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 			;;
 		esac
 		running[$!]=$r
+		taken[$!]=$(slots "$r")
+		busy=$((busy + taken[$!]))
 		continue
 	fi
 	wait -n || true
@@ -156,7 +176,8 @@ while [ $next -lt ${#runs[@]} ] || [ ${#running[@]} -gt 0 ]; do
 				done
 				;;
 			esac
-			unset "running[$pid]"
+			busy=$((busy - taken[$pid]))
+			unset "running[$pid]" "taken[$pid]"
 		fi
 	done
 done

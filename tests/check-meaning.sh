@@ -36,6 +36,7 @@ COUNTS=(
 	"README.md	runs ([0-9]+) tests,	n_tests"
 	"README.md	([0-9]+) tests run on base	n_tests base"
 	"README.md	([0-9]+) on debug	n_tests debug"
+	"README.md	([0-9]+) on kcsan	n_tests kcsan"
 	"README.md	([0-9]+) each on pristine and mutant	n_tests_same pristine mutant"
 	"docs/harness.md	([0-9]+) unionlite mutants	n_unionlite_mutants"
 	"docs/kernel-series.md	holds ([0-9]+) patches	n_patches"
@@ -80,6 +81,7 @@ golden() {
 }
 
 default_variants=$(sed -n 's/^UL_DEFAULT_VARIANTS="\(.*\)"$/\1/p' qemu-boot/lib.sh)
+make_test_variants=$(sed -n 's/^UL_TEST_VARIANTS="\(.*\)"$/\1/p' qemu-boot/lib.sh)
 
 # The counts.
 # The tests make test runs and their variants, "TEST<TAB> VARIANTS ",
@@ -98,12 +100,13 @@ test_variants() {
 	fi
 	cat "$tmp/variants"
 }
-# n_tests [VARIANT]: the tests make test runs (on VARIANT)
+# n_tests [VARIANT]: the tests make test runs (on one of its variants,
+# UL_TEST_VARIANTS), or the tests that name VARIANT
 n_tests() {
 	if [ $# = 1 ]; then
 		test_variants | grep -c " $1 "
 	else
-		test_variants | wc -l
+		test_variants | grep -cE " ($(echo $make_test_variants | tr ' ' '|')) "
 	fi
 }
 # n_tests_same VARIANT VARIANT: the tests of both, when the counts agree

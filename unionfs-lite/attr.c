@@ -45,6 +45,7 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 	struct inode *realinode;
 	int err;
 
+	ul_test_data_race();
 	if (!real) {
 		WARN_ON(!(mask & MAY_NOT_BLOCK));
 		return -ECHILD;

@@ -39,6 +39,11 @@ module_param_named(step_pause_ms, ul_step_pause_ms, uint, 0644);
 MODULE_PARM_DESC(step_pause_ms,
 		 "test build: sleep this long after every step, with the recipe's locks held");
 
+static bool ul_data_race;
+module_param_named(data_race, ul_data_race, bool, 0644);
+MODULE_PARM_DESC(data_race,
+		 "test build: count permission checks in a plain shared variable, a data race for KCSAN");
+
 /**
  * ul_test_naive - are the recipes to be done in naive visible steps?
  *
@@ -98,4 +103,19 @@ void ul_test_step_done(struct super_block *upper_sb)
 	}
 	if (ms)
 		msleep(ms);
+}
+
+static unsigned long ul_permission_calls;
+
+/**
+ * ul_test_data_race - the planted data race of the kcsan-caught test
+ *
+ * With data_race, every permission check of every CPU adds one to a
+ * shared counter with a plain, unlocked read-modify-write: the kind of
+ * bug the data-race detector is there to report, in unionlite's code.
+ */
+void ul_test_data_race(void)
+{
+	if (READ_ONCE(ul_data_race))
+		ul_permission_calls++;
 }

@@ -3,6 +3,7 @@
 # and the trees at each walk and at the end must match. One case per
 # c-*.sh file, each with what it found in its header.
 . /tests/lib/diff.sh
+ul_need_cpus 2 || exit 1
 ul_mount_disks || exit 1
 insmod /lib/modules/unionlite.ko || exit 1
 rc=0

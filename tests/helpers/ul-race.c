@@ -111,6 +111,24 @@
  * same budget of N transitions): the writer stops before its next
  * transition once an observer has reported a violation.
  *
+ * Overlap. The writer marks the start and the end of each transition in
+ * a counter the observers share (odd while one is in flight); a look
+ * (one pass of an observer over its names) overlaps a transition when
+ * the counter was odd when it began or changed before it ended. With
+ * two or more processors online, the writer runs on CPU 0 and the
+ * observers two by two on CPU 1 and CPU 0 (observer i on CPU 1 when
+ * i / 2 is even): the first pair looks in parallel with the writer, the
+ * second shares its processor, at nice 19 so that the writer keeps most
+ * of it, and looks when the writer is preempted or sleeps. The counts per CPU go to standard error:
+ *
+ *   R: overlap: other CPU upper A/X/B union C/Y/D, same CPU upper ...
+ *
+ * (looks that overlapped a transition / of them, looks during which one
+ * started or ended / looks). --need-overlap: when no look of
+ * the upper or of the union observers on the other CPU overlapped a
+ * transition, say so on standard output ("R: no look on another CPU
+ * overlapped a transition") and exit 2: the run did not race.
+ *
  * Exit status: 0 no violation, 1 violations, 2 error or timeout (or
  * usage), 3 unsupported (EXDEV). Everything is bounded: the writer stops
  * at N transitions or after --timeout seconds (default 300), observers
@@ -198,6 +216,9 @@ enum role { ROLE_UPPER, ROLE_UNION, ROLE_BOTH };
 
 struct obs_slot {
 	unsigned long samples[2];	/* upper, union */
+	unsigned long inside[2];	/* looks that overlapped a transition */
+	unsigned long across[2];	/* ... during which one began or ended */
+	int other_cpu;			/* pinned to a CPU the writer is not on */
 	unsigned long viol[NR_KINDS];
 	unsigned long first_seq[NR_KINDS];
 	char first[NR_KINDS][MSG_LEN];
@@ -206,6 +227,7 @@ struct obs_slot {
 /* Shared by the writer and the observers (MAP_SHARED). */
 struct shared {
 	unsigned long seq;	/* transitions done */
+	unsigned long mark;	/* 2 * transitions started, +1 while in flight */
 	unsigned long primed;	/* rename-over-whiteout-dir: dirs set up */
 	int ready;		/* observers started */
 	int go;
@@ -217,6 +239,7 @@ static struct shared *sh;
 
 static const char *opt_union, *opt_upper, *opt_lower;
 static int opt_naive, opt_prepare, opt_until_caught, opt_observers = 2;
+static int opt_need_overlap;
 static unsigned long opt_count = 10000;
 static unsigned int opt_timeout = 300;
 static int recipe = -1;
@@ -1013,13 +1036,36 @@ static void obs_union(void)
 	}
 }
 
+/* pin(cpu): run on that CPU only; 0 when done, -1 with one CPU online */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("ul-race: sched_setaffinity");
+		exit(2);
+	}
+	return 0;
+}
+
 static void observer(int idx, enum role role)
 {
 	double deadline = now() + opt_timeout + 10;
-	unsigned long n = 0;
+	unsigned long n = 0, m0, m1;
+	int w;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	me = &sh->obs[idx];
+	me->other_cpu = !pin((idx / 2) % 2 ? 0 : 1) && !((idx / 2) % 2);
+	errno = 0;
+	if ((idx / 2) % 2 && nice(19) == -1 && errno) {
+		perror("ul-race: nice");
+		_exit(2);
+	}
 	__atomic_fetch_add(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	while (!load_int(&sh->go)) {
 		if (load_int(&sh->done))
@@ -1027,13 +1073,18 @@ static void observer(int idx, enum role role)
 		sched_yield();
 	}
 	while (!load_int(&sh->done)) {
-		if (role == ROLE_UPPER || (role == ROLE_BOTH && (n & 1))) {
-			obs_upper();
-			me->samples[0]++;
-		} else {
+		w = role == ROLE_UNION || (role == ROLE_BOTH && !(n & 1));
+		m0 = load(&sh->mark);
+		if (w)
 			obs_union();
-			me->samples[1]++;
-		}
+		else
+			obs_upper();
+		me->samples[w]++;
+		m1 = load(&sh->mark);
+		if (m1 != m0)
+			me->across[w]++;
+		if ((m0 & 1) || m1 != m0)
+			me->inside[w]++;
 		if ((++n & 63) == 0 && now() > deadline)
 			break;
 	}
@@ -1161,7 +1212,7 @@ static void usage(void)
 		"usage: ul-race --prepare --lower LOWER [--count N]\n"
 		"       ul-race --union MNT --upper UPPER --lower LOWER --recipe R\n"
 		"               [--count N] [--observers K] [--timeout SECS]\n"
-		"               [--until-caught]\n"
+		"               [--until-caught] [--need-overlap]\n"
 		"       ul-race --naive --upper UPPER --lower LOWER --recipe R ...\n"
 		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir |\n"
 		"   rename-whiteout | rename-over-whiteout-dir-p-lower | rename-dir\n");
@@ -1181,6 +1232,7 @@ static void parse(int argc, char **argv)
 		{ "naive", no_argument, NULL, 'N' },
 		{ "prepare", no_argument, NULL, 'P' },
 		{ "until-caught", no_argument, NULL, 'C' },
+		{ "need-overlap", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
@@ -1196,6 +1248,7 @@ static void parse(int argc, char **argv)
 		case 'N': opt_naive = 1; break;
 		case 'P': opt_prepare = 1; break;
 		case 'C': opt_until_caught = 1; break;
+		case 'O': opt_need_overlap = 1; break;
 		case 'r':
 			for (i = 0; i < NR_RECIPES; i++)
 				if (!strcmp(optarg, recipe_names[i]))
@@ -1247,6 +1300,8 @@ int main(int argc, char **argv)
 {
 	const char *rn;
 	unsigned long done = 0, total = 0, samples[2] = { 0, 0 };
+	unsigned long looks[2][2] = { { 0 } }, inside[2][2] = { { 0 } };
+	unsigned long across[2][2] = { { 0 } };
 	unsigned long viol[NR_KINDS] = { 0 };
 	pid_t pids[MAX_OBS];
 	double t0, t1, deadline;
@@ -1315,6 +1370,7 @@ int main(int argc, char **argv)
 	while (load_int(&sh->ready) < opt_observers && now() < deadline)
 		usleep(1000);
 
+	pin(0);
 	t0 = now();
 	deadline = t0 + opt_timeout;
 	store_int(&sh->go, 1);
@@ -1323,8 +1379,10 @@ int main(int argc, char **argv)
 			stopped_early = 1;
 			break;
 		}
+		__atomic_store_n(&sh->mark, 2 * done + 1, __ATOMIC_SEQ_CST);
 		if (step(done))
 			break;
+		__atomic_store_n(&sh->mark, 2 * done + 2, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&sh->seq, done + 1, __ATOMIC_RELEASE);
 		if ((done & 63) == 63 && now() > deadline) {
 			done++;
@@ -1337,8 +1395,12 @@ int main(int argc, char **argv)
 	hung = reap(pids, opt_observers);
 
 	for (i = 0; i < opt_observers; i++) {
-		for (j = 0; j < 2; j++)
+		for (j = 0; j < 2; j++) {
 			samples[j] += sh->obs[i].samples[j];
+			looks[sh->obs[i].other_cpu][j] += sh->obs[i].samples[j];
+			inside[sh->obs[i].other_cpu][j] += sh->obs[i].inside[j];
+			across[sh->obs[i].other_cpu][j] += sh->obs[i].across[j];
+		}
 		for (j = 0; j < NR_KINDS; j++) {
 			viol[j] += sh->obs[i].viol[j];
 			total += sh->obs[i].viol[j];
@@ -1349,6 +1411,11 @@ int main(int argc, char **argv)
 		rn, done, t1 - t0, done / (t1 - t0 > 0 ? t1 - t0 : 1e-9),
 		samples[0], samples[1],
 		stopped_early ? "; stopped at the first violation" : "");
+	fprintf(stderr, "%s: overlap: other CPU upper %lu/%lu/%lu union %lu/%lu/%lu, same CPU upper %lu/%lu/%lu union %lu/%lu/%lu\n",
+		rn, inside[1][0], across[1][0], looks[1][0],
+		inside[1][1], across[1][1], looks[1][1],
+		inside[0][0], across[0][0], looks[0][0],
+		inside[0][1], across[0][1], looks[0][1]);
 	if (wr_status) {
 		printf("%s: %s: %s, after %lu transitions\n", rn,
 		       wr_status == 3 ? "unsupported" : "error", wr_msg, done);
@@ -1360,6 +1427,11 @@ int main(int argc, char **argv)
 	}
 	if (hung) {
 		printf("%s: error: %d observers did not stop\n", rn, hung);
+		status = 2;
+	}
+	if (opt_need_overlap && !status &&
+	    (!inside[1][0] || (!opt_naive && !inside[1][1]))) {
+		printf("%s: no look on another CPU overlapped a transition\n", rn);
 		status = 2;
 	}
 	if (!total) {

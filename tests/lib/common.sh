@@ -4,6 +4,19 @@
 UL_EXT4=/mnt/ext4
 UL_EXT2=/mnt/ext2
 
+# ul_need_cpus N: print how many processors the guest runs on ("cpus:
+# N" in the golden output); 1 when that is not N (CPUS=N in test.conf
+# asks the harness for them)
+ul_need_cpus() {
+	local n
+	n=$(grep -c '^processor' /proc/cpuinfo)
+	echo "cpus: $n"
+	[ "$n" = "$1" ] || {
+		echo "ul_need_cpus: the test needs $1 processors, the guest has $n"
+		return 1
+	}
+}
+
 # ul_insmod [PARAM...]: load unionlite with PARAMs: the module users load
 # or, when a PARAM is not one of its two (tests/module-params), the test
 # build unionlite-test.ko, which has the others (unionfs-lite/testing.c)

@@ -1,7 +1,10 @@
 # Sourced by the race-* guest scripts (busybox sh): layers and runs of
-# ul-race (tests/helpers/ul-race.c). The lower layer is on the ext2 disk
-# (it needs one inode per transition of rename-over-whiteout-dir), the
-# upper and work directories on the ext4 disk.
+# ul-race (tests/helpers/ul-race.c) on two processors (CPUS=2 in each
+# test.conf; ul_need_cpus prints "cpus: 2" and fails otherwise): the
+# writer on CPU 0, two observers on CPU 1 and two beside the writer (at
+# nice 19). The lower layer is on the ext2 disk (it needs one inode per
+# transition of rename-over-whiteout-dir), the upper and work
+# directories on the ext4 disk.
 . /tests/lib/common.sh
 
 RACE_LOWER=$UL_EXT2/lower
@@ -10,7 +13,7 @@ RACE_WORK=$UL_EXT4/work
 RACE_MNT=/mnt/union
 RACE_RECIPES="rmdir-mkdir rename unlink-create rename-over-whiteout-dir
 rename-whiteout rename-over-whiteout-dir-p-lower rename-dir"
-RACE_OBSERVERS=3
+RACE_OBSERVERS=4
 RACE_TIMEOUT=600
 
 # race_layers COUNT: mount the disks, fill the lower layer for COUNT
@@ -30,8 +33,9 @@ race_mount() {
 
 # race_run RECIPE COUNT [ARGS...]: ul-race on the layers (at most
 # $RACE_TIMEOUT seconds per recipe); its statistics
-# (standard error: rates, sample counts) go to the console log, where the
-# golden file does not see them
+# (standard error: rates, sample counts, looks that overlapped a
+# transition) go to the console log, where the golden file does not see
+# them
 race_run() {
 	local r=$1 n=$2
 	shift 2
@@ -50,17 +54,20 @@ race_count() {
 
 # race_atomic FS COUNT [PARAM...]: COUNT transitions of every recipe
 # through a union of type FS (overlay, or unionlite loaded with the module
-# parameters PARAM...); one line per recipe, each must find no violation
+# parameters PARAM...); one line per recipe, each must find no violation,
+# and looks on the other CPU must have overlapped transitions
+# (--need-overlap)
 race_atomic() {
 	local fs=$1 n=$2 rc=0 r
 	shift 2
+	ul_need_cpus 2 || return 1
 	if [ "$fs" = unionlite ]; then
 		ul_insmod "$@" || return 1
 	fi
 	race_layers "$n" || return 1
 	race_mount "$fs" || return 1
 	for r in $RACE_RECIPES; do
-		race_run $r "$n" --union $RACE_MNT || rc=1
+		race_run $r "$n" --union $RACE_MNT --need-overlap || rc=1
 	done
 	umount $RACE_MNT || rc=1
 	ul_umount_disks || rc=1
@@ -76,6 +83,7 @@ race_atomic() {
 # layer) or "unionlite" (the module's test parameter naive=1).
 race_caught() {
 	local broken=$1 n=$2 rc=0 r st
+	ul_need_cpus 2 || return 1
 	if [ "$broken" = unionlite ]; then
 		ul_insmod naive=1 || return 1
 	fi

@@ -1,6 +1,7 @@
 # Sourced by the stress-* guest scripts (busybox sh): random namespace
 # operations from several processes on one unionlite mount (ul-stress,
-# tests/helpers/ul-stress.c). The lower on the ext2 disk, upper and work
+# tests/helpers/ul-stress.c), on two processors (CPUS=2 in each
+# test.conf; ul_need_cpus prints "cpus: 2" and fails otherwise). The lower on the ext2 disk, upper and work
 # on the ext4 disk.
 . /tests/lib/common.sh
 
@@ -12,6 +13,7 @@
 stress_run() {
 	local rc=0 l=$UL_EXT2/lower u=$UL_EXT4/upper w=$UL_EXT4/work s=$1
 	shift
+	ul_need_cpus 2 || return 1
 	ul_mount_disks || return 1
 	mkdir -p $l $u $w /mnt/union || return 1
 	ul-stress lower $l || return 1

@@ -4,6 +4,7 @@
 # of a whiteout recipe) fails with EIO, an errno none of the operations
 # may return here: ul-stress must report it as unexpected and exit 1.
 . /tests/lib/stress.sh
+ul_need_cpus 2 || exit 1
 UL_STRESS_FAULT="ul_fault_rename 300" stress_run 3 >/tmp/stress.out
 echo "stress run: exit $?"
 cat /tmp/stress.out >/dev/console
