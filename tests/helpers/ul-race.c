@@ -119,13 +119,14 @@
  * observers two by two on CPU 1 and CPU 0 (observer i on CPU 1 when
  * i / 2 is even): the first pair looks in parallel with the writer, the
  * second shares its processor, at nice 19 so that the writer keeps most
- * of it, and looks when the writer is preempted or sleeps. The counts per CPU go to standard error:
+ * of it, and looks when the writer is preempted or sleeps. The counts,
+ * per CPU, go to standard error:
  *
  *   R: overlap: other CPU upper A/X/B union C/Y/D, same CPU upper ...
  *
- * (looks that overlapped a transition / of them, looks during which one
- * started or ended / looks). --need-overlap: when no look of
- * the upper or of the union observers on the other CPU overlapped a
+ * A: looks that overlapped a transition; X: of those, the looks during
+ * which one started or ended; B: all looks. --need-overlap: when no look
+ * of the upper or of the union observers on the other CPU overlapped a
  * transition, say so on standard output ("R: no look on another CPU
  * overlapped a transition") and exit 2: the run did not race.
  *
