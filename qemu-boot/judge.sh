@@ -71,9 +71,18 @@ ul_kcsan_filter() {
 			if (l ~ /^#/ || l == "")
 				continue
 			split(l, f, "\t")
-			ok[f[1]] = 1
+			re = f[1]
+			gsub(/\./, "[.]", re)
+			gsub(/\*/, "[^ ]+", re)
+			pat[++npat] = "^" re "$"
 		}
 		printf "" > list
+	}
+	function known_title(t,	i) {
+		for (i = 1; i <= npat; i++)
+			if (t ~ pat[i])
+				return 1
+		return 0
 	}
 	function flush(drop) {
 		if (drop)
@@ -98,7 +107,7 @@ ul_kcsan_filter() {
 		if (inblk) {
 			blk = blk $0 "\n"
 			if (line ~ /========================================/)
-				flush(!named && (title in ok))
+				flush(!named && known_title(title))
 			next
 		}
 		print
