@@ -21,7 +21,10 @@
 SHELL := /bin/bash
 TESTS ?=
 VARIANT ?= base
-export VARIANTS
+# the Linux trees: make test runs each; the other targets use the first
+# (qemu-boot/lib.sh)
+LINUX ?= 6.1
+export VARIANTS LINUX
 
 .PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan
 
@@ -45,33 +48,34 @@ soak:
 N ?= 1000
 crash-soak:
 	@UL_CRASH_CUTS=$(N) VARIANTS=base qemu-boot/test.sh crash-soak crash-soak-ext2; rc=$$?; \
-	for t in crash-soak crash-soak-ext2; do \
-		echo "== $$t"; sed -n '/^summary: /,$$p' build/logs/base/$$t.cuts; \
-	done; exit $$rc
+	for k in $(LINUX); do for t in crash-soak crash-soak-ext2; do \
+		echo "== $$t ($$k)"; sed -n '/^summary: /,$$p' build/logs/$$k-base/$$t.cuts; \
+	done; done; exit $$rc
 
 # make crash-states [CLASSES=a,b]: every crash state (UL_CS_FULL=1) of
 # every transition (or of CLASSES) on an ext4 and an ext2 upper, on
 # unionlite with one run per step boundary and on overlayfs, then the
 # table (tests/lib/crash-states-table.sh), also in
-# build/logs/base/crash-states.table
+# build/logs/TREE-base/crash-states.table
 crash-states:
 	@UL_CS_FULL=1 UL_CS_ANNOTATE=1 UL_CS_CLASSES=$(CLASSES) VARIANTS=base \
 	qemu-boot/test.sh crash-states crash-states-ext2 crash-states-overlayfs; rc=$$?; \
-	tests/lib/crash-states-table.sh build/logs/base/crash-states.log \
-		build/logs/base/crash-states-ext2.log build/logs/base/crash-states-overlayfs.log | \
-		tee build/logs/base/crash-states.table; exit $$rc
+	for k in $(LINUX); do l=build/logs/$$k-base; echo "== $$k"; \
+		tests/lib/crash-states-table.sh $$l/crash-states.log \
+		$$l/crash-states-ext2.log $$l/crash-states-overlayfs.log | \
+		tee $$l/crash-states.table; done; exit $$rc
 
 # make kcsan: every test whose VARIANTS names kcsan, on the kcsan kernel;
 # then the detector's counters of each run
 kcsan:
 	@VARIANTS=kcsan qemu-boot/test.sh $$(grep -l '^VARIANTS=.*kcsan' tests/*/test.conf | xargs -n1 dirname | xargs -n1 basename); rc=$$?; \
-	grep -a -H '^kcsan: [0-9]' build/logs/kcsan/*.log; exit $$rc
+	for k in $(LINUX); do grep -a -H '^kcsan: [0-9]' build/logs/$$k-kcsan/*.log; done; exit $$rc
 
 # make race-soak N=100000: the racing observers, N transitions per recipe,
 # then their rates and overlap counts (tests/helpers/ul-race.c)
 race-soak:
 	@UL_RACE_COUNT=$(if $(filter command line,$(origin N)),$(N),100000) qemu-boot/test.sh race-soak; rc=$$?; \
-	grep -aE 'transitions|overlap' build/logs/base/race-soak.out build/logs/base/race-soak.log; exit $$rc
+	for k in $(LINUX); do grep -aE 'transitions|overlap' build/logs/$$k-base/race-soak.out build/logs/$$k-base/race-soak.log; done; exit $$rc
 
 # make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]
 # [REDIRECT=1] [VARIANT=debug]: ul-diff against overlayfs over one lower
@@ -85,10 +89,11 @@ fuzz:
 	UL_FUZZ_FIRST=$(or $(FIRST),1000) UL_FUZZ_LAYERS=$(or $(LAYERS),1) \
 	UL_FUZZ_EXTRA=$(or $(EXTRA),0) UL_FUZZ_REDIRECT=$(or $(REDIRECT),0) \
 	VARIANTS=$(or $(VARIANT),base) \
-	qemu-boot/test.sh diff-fuzz; rc=$$?; cat build/logs/$(or $(VARIANT),base)/diff-fuzz.out; exit $$rc
+	qemu-boot/test.sh diff-fuzz; rc=$$?; \
+	for k in $(LINUX); do cat build/logs/$$k-$(or $(VARIANT),base)/diff-fuzz.out; done; exit $$rc
 
 kernels:
-	@qemu-boot/prepare.sh base debug pristine mutant
+	@qemu-boot/prepare.sh $(foreach k,$(LINUX),$(addprefix $(k)-,base debug pristine mutant))
 
 shell:
 	@qemu-boot/shell.sh $(VARIANT)

@@ -1,11 +1,12 @@
 #!/bin/bash
-# demo.sh: build what is needed, then boot the base kernel once per
-# scenario named in tests/DEMO and show each one's output as it runs,
-# followed by the harness's verdict.
+# demo.sh: build what is needed, then boot the base kernel of the first
+# tree of LINUX once per scenario named in tests/DEMO and show each
+# one's output as it runs, followed by the harness's verdict.
 . "$(dirname "$0")/lib.sh"
 
 here=$UL_TOP/qemu-boot
 "$here/prepare.sh" base
+ul_kv base
 status=0
 while read -r t; do
 	t=${t%%#*}
@@ -16,8 +17,8 @@ while read -r t; do
 	echo "== $t"
 	sed -n 's/^# \{0,1\}/   /p' "$UL_TOP/tests/$t/guest.sh" | sed '/^   $/q' | head -8
 	echo "=================================================================="
-	UL_LIVE=1 "$here/run-test.sh" "$t" base || status=1
-	echo "-- verdict: $(tr '\n' ' ' < "$UL_BUILD/logs/base/$t.verdict")"
-	echo "-- console: build/logs/base/$t.log   rerun: build/logs/base/$t.qemu"
+	UL_LIVE=1 "$here/run-test.sh" "$t" "$UL_KV" || status=1
+	echo "-- verdict: $(tr '\n' ' ' < "$UL_LOGS/$UL_KV/$t.verdict")"
+	echo "-- console: build/logs/$UL_KV/$t.log   rerun: build/logs/$UL_KV/$t.qemu"
 done < "$UL_TOP/tests/DEMO"
 exit $status

@@ -11,7 +11,7 @@
 given_store=${UL_STORE:-}
 . "$(dirname "$0")/lib.sh"
 
-pkgs="linux-source-6.1 gcc make libc6-dev qemu-system-x86 e2fsprogs
+pkgs="linux-source-6.1 linux-source-6.12 gcc make libc6-dev qemu-system-x86 e2fsprogs
       busybox-static attr dmsetup mmdebstrap bc bison flex libelf-dev libssl-dev lz4 cpio sparse
       xz-utils git perl python3 python3-ply python3-git"
 

@@ -1,19 +1,19 @@
 #!/bin/bash
-# initramfs.sh VARIANT: pack the guest's root filesystem into
-# build/initramfs-VARIANT.cpio with the kernel's gen_init_cpio (device
+# initramfs.sh [TREE-]VARIANT: pack the guest's root filesystem into
+# build/TREE/initramfs-VARIANT.cpio with the kernel's gen_init_cpio (device
 # nodes need no root that way). Contents: busybox-static, getfattr,
 # setfattr, e2fsck and debugfs with the libraries they load (the recipe
 # tests check the images after every scenario), mke2fs and dmsetup (the
-# crash-state tests make an upper behind dm-log-writes), the static C helpers
-# built from tests/helpers, the modules built for VARIANT, the guest
-# scripts (tests/) and /init.
+# crash-state tests make an upper behind dm-log-writes), the static C
+# helpers built from tests/helpers and the tree's ext2 selftest, the
+# modules built for VARIANT, the guest scripts (tests/) and /init.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: initramfs.sh VARIANT}
-ul_check_variant "$variant"
-out=$UL_BUILD/initramfs-$variant.cpio
+ul_kv "${1:?usage: initramfs.sh [TREE-]VARIANT}"
+variant=$UL_V
+out=$UL_TB/initramfs-$variant.cpio
 gen=$UL_BUILD/host/gen_init_cpio
-list=$UL_BUILD/initramfs-$variant.list
+list=$UL_TB/initramfs-$variant.list
 
 mkdir -p "$UL_BUILD/host"
 if [ ! -x "$gen" ] || [ "$UL_TREE/usr/gen_init_cpio.c" -nt "$gen" ]; then
@@ -45,19 +45,19 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 		sort -u | while read -r f; do
 			echo "file $f $(readlink -f "$f") 0755 0 0"
 		done
-	for h in "$UL_BUILD"/helpers/*; do
+	for h in "$UL_BUILD"/helpers/* "$UL_TB"/helpers/*; do
 		[ -x "$h" ] && echo "file /bin/${h##*/} $h 0755 0 0"
 	done
-	for k in "$UL_BUILD/mod-$variant"/ext2/ext2.ko "$UL_BUILD/mod-$variant"/unionfs-lite/*.ko; do
+	for k in "$UL_TB/mod-$variant"/ext2/ext2.ko "$UL_TB/mod-$variant"/unionfs-lite/*.ko; do
 		[ -f "$k" ] && echo "file /lib/modules/${k##*/} $k 0644 0 0"
 	done
-	for k in "$UL_BUILD/mod-$variant"/unionlite-m*/unionlite.ko \
-		"$UL_BUILD/mod-$variant"/unionlite-test/unionlite.ko; do
+	for k in "$UL_TB/mod-$variant"/unionlite-m*/unionlite.ko \
+		"$UL_TB/mod-$variant"/unionlite-test/unionlite.ko; do
 		[ -f "$k" ] || continue
 		m=${k%/unionlite.ko}
 		echo "file /lib/modules/${m##*/}.ko $k 0644 0 0"
 	done
-	for k in "$UL_BUILD/mod-$variant"/kmod/*.ko; do
+	for k in "$UL_TB/mod-$variant"/kmod/*.ko; do
 		[ -f "$k" ] && echo "file /lib/modules/test/${k##*/} $k 0644 0 0"
 	done
 	# the guest side of the tests: scripts, golden files are not needed

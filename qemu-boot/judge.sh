@@ -7,7 +7,7 @@
 # memory.
 ul_test_conf() {
 	TIMEOUT=120 MEM=512M HOST_PRE= HOST_POST= CMDLINE= LOGDISK= HOST_DRIVER= IMG_SIZE=64M
-	GOLDEN=expected ROOTFS= CPUS=1
+	GOLDEN=expected ROOTFS= CPUS=1 TREES=
 	# shellcheck disable=SC1090
 	[ -f "$UL_TOP/tests/$1/test.conf" ] && . "$UL_TOP/tests/$1/test.conf"
 	case $2 in
@@ -41,7 +41,7 @@ ul_qemu() {
 	qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp "$CPUS" -m "$MEM"
 		-display none -monitor none -no-reboot
 		-kernel "$(ul_kdir "$variant")/arch/x86/boot/bzImage"
-		-initrd "$UL_BUILD/initramfs-$variant.cpio"
+		-initrd "$UL_TB/initramfs-$variant.cpio"
 		-append "console=ttyS0 panic=-1 ul.cpus=$CPUS $*"
 		-serial "file:$blog" -serial "file:$bout")
 }
@@ -118,11 +118,13 @@ ul_kcsan_filter() {
 	}' "$1"
 }
 
-# ul_judge TEST VARIANT SECS: write logs/VARIANT/TEST.verdict from the
-# reasons already in reasons[], the console logs (TEST.log, TEST@*.log),
-# e2fsck -fn of imgs[] and the golden output; returns 0 on PASS.
+# ul_judge TEST TREE-VARIANT SECS: write logs/TREE-VARIANT/TEST.verdict
+# from the reasons already in reasons[], the console logs (TEST.log,
+# TEST@*.log), e2fsck -fn of imgs[] and the golden output: the first of
+# tests/TEST/expected.TREE-VARIANT.out, .VARIANT.out, .TREE.out and .out
+# (GOLDEN for "expected") that exists. Returns 0 on PASS.
 ul_judge() {
-	local test=$1 variant=$2 secs=$3 logs=$UL_LOGS/$2 blog badline i golden
+	local test=$1 kv=$2 secs=$3 logs=$UL_LOGS/$2 blog badline i golden g
 	local tdir=$UL_TOP/tests/$1
 	local bad='BUG:|WARNING:|Oops|KASAN|Call Trace|INFO: possible|INFO: lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|blocked for more than|general protection fault|Kernel panic|UBSAN|unable to open an initial console'
 
@@ -136,8 +138,10 @@ ul_judge() {
 			reasons+=("fsck: ${i##*/} is not clean: $(grep -v -e '^Pass' -e '^e2fsck' "$i.fsck" | head -3 | tr '\n' ' ')")
 		fi
 	done
-	golden=$tdir/$GOLDEN.out
-	[ -f "$tdir/$GOLDEN.$variant.out" ] && golden=$tdir/$GOLDEN.$variant.out
+	for g in "$kv" "${kv##*-}" "${kv%-*}" ""; do
+		golden=$tdir/$GOLDEN${g:+.$g}.out
+		[ -f "$golden" ] && break
+	done
 	if [ -f "$golden" ] && ! diff -u "$golden" "$logs/$test.out" >"$logs/$test.diff"; then
 		reasons+=("golden: output differs from tests/$test/${golden##*/} (see $logs/$test.diff)")
 	fi

@@ -1,10 +1,11 @@
 #!/bin/bash
 # kernel.sh KERNEL: configure and build one kernel (base, debug, kcsan) out of
-# the tree build/linux, in the store (lib.sh), linked as
-# build/kbuild-KERNEL.
+# the tree build/TREE/linux (LINUX selects it: lib.sh), in the store,
+# linked as build/TREE/kbuild-KERNEL.
 #
-# The config is tinyconfig + common.config + VARIANT.config, merged with
-# the tree's merge_config.sh. merge_config silently drops options whose
+# The config is tinyconfig + common.config + VARIANT.config (+
+# linux-TREE.config where the tree has one), merged with the tree's
+# merge_config.sh. merge_config silently drops options whose
 # dependencies are not met, so every option the fragments set is checked
 # in the final .config afterwards. The build directory is beside the
 # tree (tree.sh) and named after the fragments and this script: when one
@@ -19,6 +20,7 @@ base|debug|kcsan) ;;
 esac
 here=$UL_TOP/qemu-boot
 frags=("$here/common.config" "$here/$variant.config")
+[ -f "$here/linux-$UL_LINUX.config" ] && frags+=("$here/linux-$UL_LINUX.config")
 tree=$(readlink -f "$UL_TREE")
 [ -f "$tree/.unionlite-done" ] || ul_die "the tree is not made (tree.sh)"
 kmake() { ul_kmake -C "$tree" O="$kdir" ARCH=x86_64 "$@"; }

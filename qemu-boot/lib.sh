@@ -13,8 +13,6 @@ export PATH
 
 UL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UL_BUILD=${UL_BUILD:-$UL_TOP/build}
-UL_TREE=$UL_BUILD/linux
-UL_SRC_TARBALL=${UL_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 UL_JOBS=${UL_JOBS:-$(nproc)}
 # base: fast kernel with the series; debug: the same with KASAN, lockdep
 # and friends; kcsan: the same with the data-race detector; pristine: the base kernel running the ext2 module of the
@@ -28,7 +26,6 @@ UL_DEFAULT_VARIANTS="base debug"
 # make test runs these; the kcsan variant's tests run with make kcsan
 # (its kernel would take the cold run past its budget: docs/harness.md)
 UL_TEST_VARIANTS="base debug pristine mutant"
-UL_PRISTINE=$UL_BUILD/linux-pristine
 # Where the runs keep their logs and verdicts (logs/VARIANT/TEST.*) and
 # their images (run/VARIANT/TEST/); a harness self-test moves them aside.
 UL_LOGS=${UL_LOGS:-$UL_BUILD/logs}
@@ -38,10 +35,41 @@ UL_RUNS=${UL_RUNS:-$UL_BUILD/run}
 # by every clone of the project on the machine and kept outside them,
 # each under a name made from its inputs (tree: the tarball and the
 # series; kernel build: the tree, the config fragments and kernel.sh),
-# so that a second clone finds them built. build/linux,
-# build/linux-pristine and build/kbuild-KERNEL are symbolic links into
+# so that a second clone finds them built. build/TREE/linux,
+# build/TREE/linux-pristine and build/TREE/kbuild-KERNEL are links into
 # it. UL_STORE=DIR moves it; removing the directory clears it.
 UL_STORE=${UL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/unionlite}
+
+# The Linux trees: Debian's linux-source-N packages, each with its own
+# series (kernel-series/N/). LINUX="6.1 6.12" names those a command
+# uses (test.sh: each; the others: the first). A tree's kernels,
+# modules and initramfs are under build/N/; its runs' logs under
+# logs/N-VARIANT/.
+UL_LINUXES="6.1 6.12"
+LINUX=${LINUX:-6.1}
+# ul_use_linux N: select tree N for the settings below.
+ul_use_linux() {
+	case " $UL_LINUXES " in
+	*" $1 "*) ;;
+	*) ul_die "unknown Linux tree '$1' (known: $UL_LINUXES)" ;;
+	esac
+	UL_LINUX=$1
+	UL_SRC_TARBALL=/usr/src/linux-source-$1.tar.xz
+	UL_SERIES=$UL_TOP/kernel-series/$1
+	UL_TB=$UL_BUILD/$1
+	UL_TREE=$UL_TB/linux
+	UL_PRISTINE=$UL_TB/linux-pristine
+}
+# ul_kv RUN: select the tree of RUN ("6.12-base", or "base" for the
+# first tree of LINUX) and set UL_V to its variant and UL_KV to both.
+ul_kv() {
+	case $1 in
+	*-*) ul_use_linux "${1%-*}"; UL_V=${1##*-} ;;
+	*) ul_use_linux "${LINUX%% *}"; UL_V=$1 ;;
+	esac
+	ul_check_variant "$UL_V"
+	UL_KV=$UL_LINUX-$UL_V
+}
 
 ul_say() { printf '%s\n' "$*" >&2; }
 ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -107,15 +135,17 @@ ul_kernel() {
 
 # ul_kdir VARIANT: the O= build directory of the kernel a variant boots
 # (its path in the store: kbuild records the paths it is given).
-ul_kdir() { readlink -f "$UL_BUILD/kbuild-$(ul_kernel "$1")"; }
+ul_kdir() { readlink -f "$UL_TB/kbuild-$(ul_kernel "$1")"; }
 
-# ul_store_link NAME TARGET: make build/NAME a symbolic link to TARGET in
-# the store, replacing what an older layout left there (a directory).
+# ul_store_link NAME TARGET: make build/TREE/NAME a symbolic link to
+# TARGET in the store, replacing what an older layout left there (a
+# directory).
 ul_store_link() {
-	local link=$UL_BUILD/$1
+	local link=$UL_TB/$1
+	mkdir -p "$UL_TB"
 	[ "$(readlink "$link" 2>/dev/null)" = "$2" ] && return 0
 	if [ -e "$link" ] && [ ! -L "$link" ]; then
-		ul_say "build/$1: now in the store ($UL_STORE); removing the old copy"
+		ul_say "build/$UL_LINUX/$1: now in the store ($UL_STORE); removing the old copy"
 		rm -rf "$link"
 	fi
 	ln -sfn "$2" "$link"
@@ -138,3 +168,5 @@ ul_sync_dir() {
 		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/"
 	done
 }
+
+ul_use_linux "${LINUX%% *}"

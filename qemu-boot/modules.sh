@@ -10,12 +10,12 @@
 # kernel), one per variant for every clone (under a lock), so a
 # second clone's compiles are ccache hits (the paths are the same) or
 # not done at all (the sources are the same). The .ko files and build
-# logs are then copied to build/mod-VARIANT, which is the clone's own.
+# logs are then copied to build/TREE/mod-VARIANT, the clone's own.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: modules.sh VARIANT [make args...]}
+ul_kv "${1:?usage: modules.sh [TREE-]VARIANT [make args...]}"
+variant=$UL_V
 shift
-ul_check_variant "$variant"
 kdir=$(ul_kdir "$variant")
 [ -f "$kdir/Module.symvers" ] || ul_die "kernel($variant) is not built"
 mb=$kdir.mod-$variant
@@ -138,7 +138,7 @@ else
 fi
 
 # The clone's copy: the modules and build logs of this build, nothing else.
-rm -rf "$UL_BUILD/mod-$variant.new"
+rm -rf "$UL_TB/mod-$variant.new"
 for d in "$mb"/*/; do
 	d=${d%/}
 	case ${d##*/} in
@@ -146,12 +146,12 @@ for d in "$mb"/*/; do
 	unionlite-m[0-9]) [ "$variant" = mutant ] || continue ;;
 	*) continue ;;
 	esac
-	mkdir -p "$UL_BUILD/mod-$variant.new/${d##*/}"
+	mkdir -p "$UL_TB/mod-$variant.new/${d##*/}"
 	for f in "$d"/*.ko "$d"/build.log; do
 		if [ -f "$f" ]; then
-			cp -p "$f" "$UL_BUILD/mod-$variant.new/${d##*/}/"
+			cp -p "$f" "$UL_TB/mod-$variant.new/${d##*/}/"
 		fi
 	done
 done
-rm -rf "$UL_BUILD/mod-$variant"
-mv "$UL_BUILD/mod-$variant.new" "$UL_BUILD/mod-$variant"
+rm -rf "$UL_TB/mod-$variant"
+mv "$UL_TB/mod-$variant.new" "$UL_TB/mod-$variant"

@@ -1,12 +1,12 @@
 #!/bin/bash
-# run-batch.sh VARIANT TEST...: boot VARIANT's kernel once and run each
+# run-batch.sh [TREE-]VARIANT TEST...: boot its kernel once and run each
 # TEST's guest.sh in it, one after the other (ul.batch= in qemu-boot/init),
 # each on two fresh disk images of its own; then judge each test as
 # run-test.sh does, on its own part of the console, its own output and its
 # own images. test.sh batches the tests that need nothing but guest.sh and
 # the two disks (see ul_batchable there).
 #
-# The console of the whole boot is build/run/VARIANT/batch-FIRST/console.log;
+# The console of the whole boot is build/run/TREE-VARIANT/batch-FIRST/console.log;
 # each TEST.log is the boot's messages before the first test followed by
 # the lines from "UNIONLITE-BEGIN name=TEST" to the next test's. A test
 # that began and did not end (a hang past its TIMEOUT, a crash) fails;
@@ -16,12 +16,12 @@
 . "$(dirname "$0")/judge.sh"
 trap 'echo "run-batch.sh: line $LINENO: a command failed" >&2' ERR
 
-variant=${1:?usage: run-batch.sh VARIANT TEST...}
+ul_kv "${1:?usage: run-batch.sh [TREE-]VARIANT TEST...}"
+variant=$UL_V kv=$UL_KV
 shift
-[ $# -gt 0 ] || ul_die "usage: run-batch.sh VARIANT TEST..."
-ul_check_variant "$variant"
-logs=$UL_LOGS/$variant
-brun=$UL_RUNS/$variant/batch-$1
+[ $# -gt 0 ] || ul_die "usage: run-batch.sh [TREE-]VARIANT TEST..."
+logs=$UL_LOGS/$kv
+brun=$UL_RUNS/$kv/batch-$1
 mkdir -p "$logs" "$brun"
 rm -f "$brun"/*
 blog=$brun/console.log
@@ -33,7 +33,7 @@ i=0
 for t in "$@"; do
 	[ -f "$UL_TOP/tests/$t/guest.sh" ] || ul_die "no such test: tests/$t/guest.sh"
 	ul_test_conf "$t" "$variant"
-	run=$UL_RUNS/$variant/$t
+	run=$UL_RUNS/$kv/$t
 	mkdir -p "$run"
 	rm -f "$logs/$t".* "$logs/$t"@* "$run"/*
 	ul_fresh_images "$run"
@@ -49,7 +49,7 @@ for t in "$@"; do
 done
 MEM=512M CPUS=1
 case $variant in debug|kcsan) MEM=1G ;; esac
-ul_qemu "$variant" "$blog" "$bout" "ul.batch=$(IFS=,; echo "$*") ul.variant=$variant"
+ul_qemu "$variant" "$blog" "$bout" "ul.batch=$(IFS=,; echo "$*") ul.variant=$variant ul.linux=$UL_LINUX"
 qemu+=("${drives[@]}")
 
 # The watchdog: each test has its own TIMEOUT from its UNIONLITE-BEGIN
@@ -111,9 +111,9 @@ died=
 i=0
 for t in "$@"; do
 	ul_test_conf "$t" "$variant"
-	run=$UL_RUNS/$variant/$t
+	run=$UL_RUNS/$kv/$t
 	imgs=("$run/vda-ext4.img" "$run/vdb-ext2.img")
-	ul_write_qemu "$logs/$t.qemu" "$t ran in one boot with: $*; its disks have serials ul${i}a, ul${i}b. Alone: qemu-boot/run-test.sh $t $variant"
+	ul_write_qemu "$logs/$t.qemu" "$t ran in one boot with: $*; its disks have serials ul${i}a, ul${i}b. Alone: qemu-boot/run-test.sh $t $kv"
 	i=$((i + 1))
 	if ! grep -q "^UNIONLITE-BEGIN name=$t\$" "$blog"; then
 		alone+=("$t")
@@ -133,11 +133,11 @@ for t in "$@"; do
 		reasons+=("rc: guest script exited ${sentinel##*rc=}")
 	fi
 	[ -n "$HOST_POST" ] && (cd "$UL_TOP/tests/$t" && "./$HOST_POST" "${imgs[@]}")
-	ul_judge "$t" "$variant" "${secs[$t]}" || rc=1
+	ul_judge "$t" "$kv" "${secs[$t]}" || rc=1
 done
 echo "batch of $#, ${wall%.*} s in all${died:+; $died did not end}"
 for t in "${alone[@]}"; do
 	echo "$t: not reached in the batch, run alone"
-	"$(dirname "$0")/run-test.sh" "$t" "$variant" || rc=1
+	"$(dirname "$0")/run-test.sh" "$t" "$kv" || rc=1
 done
 exit $rc

@@ -1,8 +1,8 @@
 #!/bin/bash
-# run-test.sh TEST VARIANT: boot VARIANT's kernel in QEMU with fresh disk
+# run-test.sh TEST [TREE-]VARIANT: boot that kernel in QEMU with fresh disk
 # images, run tests/TEST/guest.sh in the guest, and judge the run.
 #
-# Files, in build/logs/VARIANT/:
+# Files, in build/logs/TREE-VARIANT/ (TREE: the first of LINUX by default):
 #   TEST.log      the serial console (kernel messages, sentinel)
 #   TEST.out      what the guest script printed (second serial port), or
 #                 for a multi-boot test what its host driver printed
@@ -34,22 +34,23 @@
 #   GOLDEN=name       the golden file's name without .out (default
 #                     expected): a test whose output depends on a mode
 # tests/TEST/expected.out, when present, must equal TEST.out;
-# tests/TEST/expected.VARIANT.out takes its place on that variant.
+# expected.VARIANT.out, expected.TREE.out or expected.TREE-VARIANT.out
+# takes its place on that variant, tree or both (judge.sh).
 # UL_LIVE=1 shows the guest's output while it runs; UL_KVM=1 uses KVM
 # (it hangs on some hosts: TCG is the default); UL_TIMEOUT overrides.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/judge.sh"
 
-test=${1:?usage: run-test.sh TEST VARIANT}
-variant=${2:?usage: run-test.sh TEST VARIANT}
-ul_check_variant "$variant"
+test=${1:?usage: run-test.sh TEST [TREE-]VARIANT}
+ul_kv "${2:?usage: run-test.sh TEST [TREE-]VARIANT}"
+variant=$UL_V kv=$UL_KV
 tdir=$UL_TOP/tests/$test
 [ -f "$tdir/guest.sh" ] || ul_die "no such test: tests/$test/guest.sh"
 
 ul_test_conf "$test" "$variant"
 
-logs=$UL_LOGS/$variant
-run=$UL_RUNS/$variant/$test
+logs=$UL_LOGS/$kv
+run=$UL_RUNS/$kv/$test
 mkdir -p "$logs" "$run"
 out=$logs/$test.out
 rm -rf "$logs/$test".* "$logs/$test"@* "$run"/*
@@ -117,14 +118,14 @@ ul_boot() {
 	local tag=${1:+@$1} script=$2 cut=${3:-} pid waited
 	local blog=$logs/$test$tag.log bout=$logs/$test$tag.out sentinel
 	local qemu d acls am asecs
-	ul_qemu "$variant" "$blog" "$bout" "ul.test=$test ul.script=$script ul.variant=$variant${CMDLINE:+ $CMDLINE}"
+	ul_qemu "$variant" "$blog" "$bout" "ul.test=$test ul.script=$script ul.variant=$variant ul.linux=$UL_LINUX${CMDLINE:+ $CMDLINE}"
 	for d in "${drives[@]}"; do
 		case $d in
 		*:ro) qemu+=(-drive "file=${d%:ro},format=raw,if=virtio,readonly=on") ;;
 		*) qemu+=(-drive "file=$d,format=raw,if=virtio") ;;
 		esac
 	done
-	ul_write_qemu "$logs/$test$tag.qemu" "rerun $test$tag on the $variant kernel (images as the run left them)"
+	ul_write_qemu "$logs/$test$tag.qemu" "rerun $test$tag on the $kv kernel (images as the run left them)"
 	: > "$bout"
 	if [[ $cut == aim:* ]]; then
 		IFS=: read -r _ acls am asecs <<< "$cut"
@@ -194,4 +195,4 @@ fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 [ -n "$HOST_POST" ] && (cd "$tdir" && "./$HOST_POST" "${imgs[@]}")
 
-ul_judge "$test" "$variant" "$secs"
+ul_judge "$test" "$kv" "$secs"

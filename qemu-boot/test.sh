@@ -30,11 +30,26 @@ conf() { # conf TEST VAR DEFAULT
 }
 
 only=${VARIANTS:-$UL_TEST_VARIANTS}
+for k in $LINUX; do
+	ul_use_linux "$k"	# known trees only
+done
+ul_use_linux "${LINUX%% *}"
+# kvs TEST: the runs of TEST, TREE-VARIANT: each tree of LINUX that its
+# TREES (default: all) names, each variant of its VARIANTS that VARIANTS
+# (default: UL_TEST_VARIANTS) names
+kvs() {
+	local k v
+	for k in $LINUX; do
+		case " $(conf "$1" TREES "$UL_LINUXES") " in *" $k "*) ;; *) continue ;; esac
+		for v in $(conf "$1" VARIANTS "$UL_DEFAULT_VARIANTS"); do
+			case " $only " in *" $v "*) echo "$k-$v" ;; esac
+		done
+	done
+}
 need=
 for t in "$@"; do
 	[ -f "$UL_TOP/tests/$t/guest.sh" ] || ul_die "no such test: $t"
-	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
-		case " $only " in *" $v "*) ;; *) continue ;; esac
+	for v in $(kvs "$t"); do
 		case " $need " in *" $v "*) ;; *) need="$need $v" ;; esac
 	done
 done
@@ -59,8 +74,7 @@ batchable() { # batchable TEST
 first=() runs=() last=()
 declare -A group=()
 for t in "$@"; do
-	for v in $(conf "$t" VARIANTS "$UL_DEFAULT_VARIANTS"); do
-		case " $only " in *" $v "*) ;; *) continue ;; esac
+	for v in $(kvs "$t"); do
 		if [ -n "$(conf "$t" HOST_DRIVER "")" ]; then
 			first+=("$t@$v")
 		elif batchable "$t"; then
@@ -81,7 +95,9 @@ done
 for r in "${first[@]}" "${last[@]}"; do
 	[ "$(conf "${r%@*}" CPUS 1)" -gt 1 ] || runs+=("$r")
 done
-for v in debug kcsan base pristine mutant; do
+for v in $(for k in $LINUX; do
+	for v in debug kcsan base pristine mutant; do echo "$k-$v"; done
+done); do
 	set -- ${group[$v]:-}
 	while [ $# -gt 0 ]; do
 		n=$batch
@@ -187,10 +203,12 @@ done
 # (tests/check-docs-selftest.sh). A few seconds each.
 if [ "$all" = 1 ]; then
 	mkdir -p "$UL_LOGS/host"
+	# the names in the docs are looked up in every tree
+	for k in $UL_LINUXES; do
+		LINUX=$k "$here/tree.sh"
+	done
 	for c in check-docs check-meaning check-docs-selftest; do
-		args=()
-		[ $c = check-meaning ] || args=(--linux "$UL_TREE")
-		if "$UL_TOP/tests/$c.sh" "${args[@]}" >"$UL_LOGS/host/$c.out" 2>&1; then
+		if "$UL_TOP/tests/$c.sh" >"$UL_LOGS/host/$c.out" 2>&1; then
 			echo "PASS $c@host"
 			passed=$((passed + 1))
 		else

@@ -11,8 +11,12 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-ktree=$top/build/linux
-[ "${1:-}" = --linux ] && ktree=$2
+kargs=()
+if [ "${1:-}" = --linux ]; then
+	kargs=(--linux "$2")
+else
+	for t in "$top"/build/*/linux; do kargs+=(--linux "$t"); done
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,7 +29,7 @@ cd "$tmp" || exit 2
 
 status=0
 run_checks() {
-	tests/check-docs.sh --linux "$ktree" >"$tmp/out" 2>&1
+	tests/check-docs.sh "${kargs[@]}" >"$tmp/out" 2>&1
 	local a=$?
 	tests/check-meaning.sh >>"$tmp/out" 2>&1
 	return $((a | $?))
@@ -43,7 +47,7 @@ fi
 # to report a problem holding EXPECT, then put FILE back
 plant() {
 	local check=$1 kind=$2 file=$3 expect=$4 prog=$5 args=()
-	[ "$check" = docs ] && args=(--linux "$ktree")
+	[ "$check" = docs ] && args=("${kargs[@]}")
 	cp "$file" "$tmp/saved"
 	perl -0777 -pi -e "$prog" "$file"
 	if cmp -s "$file" "$tmp/saved"; then

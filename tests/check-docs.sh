@@ -16,8 +16,8 @@
 #  3. paths: every backticked path (a word with a '/', or ending in .c .h
 #     .sh .md .conf .out .patch .config) exists in the repository (a bare
 #     name anywhere in it, a path with an unknown first directory as the
-#     tail of one), among the files the kernel series adds, or in the
-#     Linux tree (build/linux) for kernel paths. build/, ~/, store and
+#     tail of one), among the files the kernel series adds, or in a
+#     Linux tree (build/TREE/linux) for kernel paths. build/, ~/, store and
 #     guest paths (/dev, /proc, ...) are skipped. A path with a glob, a
 #     <placeholder> or an all-caps placeholder (VARIANT, TEST, N, ...) is
 #     a pattern: some file must match it.
@@ -25,13 +25,13 @@
 #     column 0 that holds "name(") in unionfs-lite/, tests/, qemu-boot/
 #     or the lines the kernel series adds, declared in the C library's
 #     headers (system calls and libc), or defined or declared in the
-#     Linux tree. Without build/linux, the names it would decide are
+#     Linux trees. Without a tree, the names it would decide are
 #     listed on one line and not counted. A ul_ name must be the module's.
 #  5. parameters: every backticked `x=...` (x lower case, not a mount
 #     option) is a module parameter of unionlite or of a test module
 #     (tests/kmod), a word the harness writes (qemu-boot/, tests/:
 #     ul.test=, printk.devkmsg=, rc=, ...) or a parameter of Linux's
-#     command line (kernel-parameters.txt of build/linux: lpj=; without
+#     command line (kernel-parameters.txt of a tree: lpj=; without
 #     the tree, listed with the functions); /sys/module/M/parameters/P
 #     names a parameter of M. Make variables (`make X VAR=...`) are the
 #     Makefile's.
@@ -72,17 +72,17 @@ shopt -s extglob
 usage() {
 	echo "usage: tests/check-docs.sh [--linux DIR] [FILE...]" >&2
 	echo "  FILE: the pages to check (default: README.md docs/*.md)" >&2
-	echo "  --linux DIR: the Linux 6.1 tree (default: build/linux)" >&2
+	echo "  --linux DIR: a Linux tree, again for more (default: build/*/linux)" >&2
 	exit 2
 }
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 self=tests/check-docs.sh
-ktree=$top/build/linux
+ktrees=()
 pages=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--linux) [ $# -ge 2 ] || usage; ktree=$2; shift 2 ;;
+	--linux) [ $# -ge 2 ] || usage; ktrees+=("$2"); shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; pages+=("$@"); break ;;
 	-*) usage ;;
@@ -96,7 +96,11 @@ for p in "${pages[@]}"; do
 	[ -f "$p" ] || { echo "check-docs: $p: no such file" >&2; exit 2; }
 	abs+=("$(cd "$(dirname "$p")" && pwd)/${p##*/}")
 done
-[ -d "$ktree" ] && ktree=$(cd "$ktree" && pwd)
+[ ${#ktrees[@]} = 0 ] && ktrees=("$top"/build/*/linux)
+kt=()
+for t in "${ktrees[@]}"; do
+	[ -d "$t/fs" ] && [ -d "$t/include" ] && kt+=("$(cd "$t" && pwd)")
+done
 cd "$top" || exit 2
 if [ ${#pages[@]} = 0 ]; then
 	pages=(README.md docs/*.md)
@@ -186,7 +190,7 @@ while read -r f; do
 		[[ $p == */* ]] || break
 		p=${p#*/}
 	done
-done < <(sed -n 's|^+++ b/||p' kernel-series/*.patch 2>/dev/null | sort -u)
+done < <(sed -n 's|^+++ b/||p' kernel-series/*/*.patch 2>/dev/null | sort -u)
 
 # Functions (and function-like macros) the project defines: a line that
 # starts at column 0 and holds "name(": a definition, a prototype, a
@@ -195,7 +199,7 @@ declare -A defs=()
 {
 	codefiles 'unionfs-lite/|tests/|qemu-boot/' | grep -E '\.(c|h|sh)$' |
 		xargs -d '\n' grep -hE '^[A-Za-z_#]' 2>/dev/null
-	sed -n 's/^+\([A-Za-z_#]\)/\1/p' kernel-series/*.patch 2>/dev/null
+	sed -n 's/^+\([A-Za-z_#]\)/\1/p' kernel-series/*/*.patch 2>/dev/null
 } | grep -oE '[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | sort -u >"$tmp/defs"
 while read -r f; do defs[$f]=1; done <"$tmp/defs"
 
@@ -239,9 +243,9 @@ while read -r w; do envused[$w]=1; done < <(codefiles 'Makefile|qemu-boot/|tests
 	xargs -d '\n' grep -ohE 'UL_[A-Z0-9_]+' 2>/dev/null | sort -u)
 while read -r w; do cnames[$w]=1; done < <(grep -ohE 'UL_[A-Z0-9_]+' unionfs-lite/*.[ch] 2>/dev/null | sort -u)
 
-# The Linux tree, when it has been extracted.
+# The Linux trees, when they have been extracted.
 have_kernel=0
-[ -d "$ktree/fs" ] && [ -d "$ktree/include" ] && have_kernel=1
+[ ${#kt[@]} -gt 0 ] && have_kernel=1
 kfuncs=()	# "FILE<TAB>LINE<TAB>NAME", decided by the Linux tree
 kpaths=()	# "FILE<TAB>LINE<TAB>PATH", the same for kernel file names
 kparams=()	# "FILE<TAB>LINE<TAB>NAME", the same for x= words
@@ -562,13 +566,15 @@ done <"$tmp/records"
 
 # The names only the Linux tree can decide.
 kgrep() {	# PCRE over the C sources of the directories that matter
-	local dirs=(include fs mm kernel security lib block arch/x86/include)
-	if git -C "$ktree" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$ktree" grep -h -o -P "$@" -- "${dirs[@]/%//*.[ch]}" 2>/dev/null
-		# 1: nothing found; more: no PCRE in this git
-		[ $? -le 1 ] && return
-	fi
-	(cd "$ktree" && grep -rhoP --include='*.[ch]' "$@" "${dirs[@]}")
+	local dirs=(include fs mm kernel security lib block arch/x86/include) t
+	for t in "${kt[@]}"; do
+		if git -C "$t" rev-parse --git-dir >/dev/null 2>&1; then
+			git -C "$t" grep -h -o -P "$@" -- "${dirs[@]/%//*.[ch]}" 2>/dev/null
+			# 1: nothing found; more: no PCRE in this git
+			[ $? -le 1 ] && continue
+		fi
+		(cd "$t" && grep -rhoP --include='*.[ch]' "$@" "${dirs[@]}")
+	done
 }
 if [ $have_kernel = 1 ]; then
 	if [ ${#kfuncs[@]} -gt 0 ]; then
@@ -591,14 +597,14 @@ if [ $have_kernel = 1 ]; then
 			else
 				[ -n "${kdefs[$n]:-}" ] && found=1
 			fi
-			[ $found = 1 ] || problem "$page" "$line" "\`$n()\`: defined nowhere (unionfs-lite/, tests/, kernel-series/, libc, Linux 6.1)"
+			[ $found = 1 ] || problem "$page" "$line" "\`$n()\`: defined nowhere (unionfs-lite/, tests/, kernel-series/, libc, the Linux trees)"
 		done
 	fi
 	if [ ${#kparams[@]} -gt 0 ]; then
 		# Linux's own command-line parameters (lpj=, tsc=)
 		declare -A kcmdline=()
 		while read -r f; do kcmdline[$f]=1; done < <(sed -nE 's/^\t([a-z][a-z0-9_.]*)=.*/\1/p' \
-			"$ktree/Documentation/admin-guide/kernel-parameters.txt" 2>/dev/null)
+			"${kt[@]/%//Documentation/admin-guide/kernel-parameters.txt}" 2>/dev/null)
 		for r in "${kparams[@]}"; do
 			IFS=$'\t' read -r page line n <<<"$r"
 			[ -n "${kcmdline[$n]:-}" ] ||
@@ -609,20 +615,26 @@ if [ $have_kernel = 1 ]; then
 		declare -A kbase=()
 		printf '%s\n' "${kpaths[@]}" | cut -f3 | grep -v / | sort -u >"$tmp/kwant"
 		while read -r f; do kbase[$f]=1; done < <(
-			if git -C "$ktree" rev-parse --git-dir >/dev/null 2>&1; then
-				git -C "$ktree" ls-files
-			else
-				(cd "$ktree" && find . -type f)
-			fi | awk -F/ 'NR == FNR { want[$0]; next } $NF in want { print $NF }' \
+			for t in "${kt[@]}"; do
+				if git -C "$t" rev-parse --git-dir >/dev/null 2>&1; then
+					git -C "$t" ls-files
+				else
+					(cd "$t" && find . -type f)
+				fi
+			done | awk -F/ 'NR == FNR { want[$0]; next } $NF in want { print $NF }' \
 				"$tmp/kwant" - | sort -u)
 		for r in "${kpaths[@]}"; do
 			IFS=$'\t' read -r page line p <<<"$r"
 			if [[ $p == */* ]]; then
-				[ -e "$ktree/$p" ] || [ -e "$ktree/$p.c" ] ||
-					problem "$page" "$line" "\`$p\`: not in the repository, the series or Linux 6.1"
+				found=0
+				for t in "${kt[@]}"; do
+					[ -e "$t/$p" ] || [ -e "$t/$p.c" ] && found=1
+				done
+				[ $found = 1 ] ||
+					problem "$page" "$line" "\`$p\`: not in the repository, the series or the Linux trees"
 			else
 				[ -n "${kbase[$p]:-}" ] ||
-					problem "$page" "$line" "\`$p\`: no such file in the repository, the series or Linux 6.1"
+					problem "$page" "$line" "\`$p\`: no such file in the repository, the series or the Linux trees"
 			fi
 		done
 	fi
@@ -759,7 +771,7 @@ if [ $have_kernel = 0 ] && [ $((${#kfuncs[@]} + ${#kpaths[@]} + ${#kparams[@]}))
 	  printf '%s\n' "${kpaths[@]}" | cut -f3
 	  printf '%s\n' "${kparams[@]}" | cut -f3 | sed 's/$/=/'; } |
 		grep -v '^()$\|^=$\|^$' | sort -u >"$tmp/unchecked"
-	echo "check-docs: no Linux tree at ${ktree#"$top"/}, $(wc -l <"$tmp/unchecked") kernel names not checked: $(paste -sd' ' "$tmp/unchecked")"
+	echo "check-docs: no Linux tree (build/*/linux), $(wc -l <"$tmp/unchecked") kernel names not checked: $(paste -sd' ' "$tmp/unchecked")"
 fi
 [ $libc_ok = 1 ] || echo "check-docs: no C library headers: system calls and libc functions checked against Linux only"
 echo "check-docs: $n problems"

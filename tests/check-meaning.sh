@@ -39,7 +39,8 @@ COUNTS=(
 	"README.md	([0-9]+) on kcsan	n_tests kcsan"
 	"README.md	([0-9]+) each on pristine and mutant	n_tests_same pristine mutant"
 	"docs/harness.md	([0-9]+) unionlite mutants	n_unionlite_mutants"
-	"docs/kernel-series.md	holds ([0-9]+) patches	n_patches"
+	"docs/kernel-series.md	6\\.1/. holds ([0-9]+) patches	n_patches 6.1"
+	"docs/kernel-series.md	6\\.12/. holds ([0-9]+) patches	n_patches 6.12"
 	"docs/atomicity.md	([0-9]+) transition classes	n_crash_classes"
 )
 
@@ -115,9 +116,9 @@ n_tests_same() {
 	a=$(n_tests "$1") b=$(n_tests "$2")
 	[ "$a" = "$b" ] && echo "$a" || echo "$a on $1, $b on $2"
 }
-# n_patches: the patches of the series
+# n_patches TREE: the patches of the tree's series
 n_patches() {
-	ls kernel-series/*.patch | wc -l
+	sed 's/#.*//' kernel-series/"$1"/series | grep -c .
 }
 # n_unionlite_mutants: the unionlite mutants qemu-boot/modules.sh builds
 n_unionlite_mutants() {

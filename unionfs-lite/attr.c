@@ -14,16 +14,15 @@
 #include <linux/xattr.h>
 #include "ops.h"
 
-static struct user_namespace *ul_real_userns(struct ul_fs *ufs,
-					     struct ul_inode *ui)
+static struct ul_idmap *ul_real_idmap(struct ul_fs *ufs, struct ul_inode *ui)
 {
-	return ul_upper(ui) ? ul_upper_userns(ufs) :
-			      ul_layer_userns(ui->lower.layer);
+	return ul_upper(ui) ? ul_upper_idmap(ufs) :
+			      ul_layer_idmap(ui->lower.layer);
 }
 
 /**
  * ul_permission - ->permission() of all union inodes
- * @mnt_userns: idmapping of the union mount
+ * @idmap: idmapping of the union mount
  * @inode: the union inode
  * @mask: MAY_* bits
  *
@@ -34,7 +33,7 @@ static struct user_namespace *ul_real_userns(struct ul_fs *ufs,
  *
  * Return: 0 or a negative errno.
  */
-int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
+int ul_permission(struct ul_idmap *idmap, struct inode *inode,
 		  int mask)
 {
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
@@ -54,7 +53,7 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 	if (!realinode)
 		return -ECHILD;
 
-	err = generic_permission(&init_user_ns, inode, mask);
+	err = generic_permission(ul_nop_idmap, inode, mask);
 	if (err)
 		return err;
 
@@ -64,8 +63,8 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 		mask &= ~(MAY_WRITE | MAY_APPEND);
 		mask |= MAY_READ;	/* copy-up reads the lower object */
 	}
-	err = inode_permission(upper ? ul_upper_userns(ufs) :
-			       ul_layer_userns(ui->lower.layer),
+	err = inode_permission(upper ? ul_upper_idmap(ufs) :
+			       ul_layer_idmap(ui->lower.layer),
 			       realinode, mask);
 	revert_creds(old_cred);
 	return err;
@@ -73,7 +72,7 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
 
 /**
  * ul_getattr - ->getattr(): the topmost object's attributes
- * @mnt_userns: idmapping of the union mount
+ * @idmap: idmapping of the union mount
  * @path: the union path
  * @stat: filled in
  * @request_mask: STATX_* wanted
@@ -86,7 +85,7 @@ int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
  *
  * Return: 0 or a negative errno from vfs_getattr().
  */
-int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
+int ul_getattr(struct ul_idmap *idmap, const struct path *path,
 	       struct kstat *stat, u32 request_mask, unsigned int query_flags)
 {
 	struct dentry *dentry = path->dentry;
@@ -96,7 +95,7 @@ int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
 
 	ul_real_path(dentry, &realpath);
 	old_cred = ul_override_creds(dentry->d_sb);
-	err = vfs_getattr(&realpath, stat, request_mask, query_flags);
+	err = ul_vfs_getattr(&realpath, stat, request_mask, query_flags);
 	revert_creds(old_cred);
 	if (err)
 		return err;
@@ -113,13 +112,13 @@ int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
 
 /**
  * ul_setattr - ->setattr(): copy up, then change the upper object
- * @mnt_userns: idmapping of the union mount
+ * @idmap: idmapping of the union mount
  * @dentry: the union dentry; its inode is locked by the VFS
  * @attr: the change
  *
  * Return: 0 or a negative errno.
  */
-int ul_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ul_setattr(struct ul_idmap *idmap, struct dentry *dentry,
 	       struct iattr *attr)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
@@ -129,7 +128,7 @@ int ul_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
 	struct dentry *upper;
 	int err;
 
-	err = setattr_prepare(&init_user_ns, dentry, attr);
+	err = setattr_prepare(ul_nop_idmap, dentry, attr);
 	if (err)
 		return err;
 
@@ -239,7 +238,7 @@ static int ul_private_xattr_get(const struct xattr_handler *handler,
 }
 
 static int ul_private_xattr_set(const struct xattr_handler *handler,
-				struct user_namespace *mnt_userns,
+				struct ul_idmap *idmap,
 				struct dentry *dentry, struct inode *inode,
 				const char *name, const void *value,
 				size_t size, int flags)
@@ -257,7 +256,7 @@ static int ul_other_xattr_get(const struct xattr_handler *handler,
 	ssize_t res;
 
 	old_cred = ul_override_creds(inode->i_sb);
-	res = vfs_getxattr(ul_real_userns(ufs, ui), ul_real(ui),
+	res = vfs_getxattr(ul_real_idmap(ufs, ui), ul_real(ui),
 			   xattr_full_name(handler, name), buffer, size);
 	revert_creds(old_cred);
 	return res;
@@ -283,7 +282,7 @@ static int ul_xattr_set(struct dentry *dentry, struct inode *inode,
 	if (!value && !ul_dentry_upper(dentry)) {
 		/* nothing to remove: no copy-up (as overlayfs) */
 		old_cred = ul_override_creds(inode->i_sb);
-		err = vfs_getxattr(ul_layer_userns(UL_E(dentry)->lower.layer),
+		err = vfs_getxattr(ul_layer_idmap(UL_E(dentry)->lower.layer),
 				   ul_dentry_lower(dentry), name, NULL, 0);
 		revert_creds(old_cred);
 		if (err == -ENODATA)
@@ -306,7 +305,7 @@ out_drop_write:
 }
 
 static int ul_other_xattr_set(const struct xattr_handler *handler,
-			      struct user_namespace *mnt_userns,
+			      struct ul_idmap *idmap,
 			      struct dentry *dentry, struct inode *inode,
 			      const char *name, const void *value,
 			      size_t size, int flags)
@@ -315,7 +314,8 @@ static int ul_other_xattr_set(const struct xattr_handler *handler,
 }
 
 /**
- * ul_get_acl - ->get_acl(): the ACL of the topmost real object
+ * ul_get_inode_acl - the ACL of the topmost real object, for permission
+ * checks (->get_inode_acl(); ->get_acl() before 6.2)
  * @inode: the union inode
  * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
  * @rcu: called under RCU: only a cached ACL may be given
@@ -325,7 +325,7 @@ static int ul_other_xattr_set(const struct xattr_handler *handler,
  *
  * Return: the ACL, NULL when there is none, or an ERR_PTR.
  */
-struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu)
+struct posix_acl *ul_get_inode_acl(struct inode *inode, int type, bool rcu)
 {
 	struct inode *real = ul_real_inode(inode);
 	const struct cred *old_cred;
@@ -338,27 +338,56 @@ struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu)
 	if (rcu)
 		return get_cached_acl_rcu(real, type);
 	old_cred = ul_override_creds(inode->i_sb);
-	acl = get_acl(real, type);
+	acl = get_inode_acl(real, type);
 	revert_creds(old_cred);
 	return acl;
 }
 
-/*
- * system.posix_acl_access and _default: the caller is checked here, on
- * the union inode and with the caller's credentials, as set_posix_acl()
- * checks it on a real inode; the upper filesystem's own check then runs
- * as the mounter and would pass for anyone.
- */
-static int ul_acl_xattr_set(const struct xattr_handler *handler,
-			    struct user_namespace *mnt_userns,
-			    struct dentry *dentry, struct inode *inode,
-			    const char *name, const void *value,
-			    size_t size, int flags)
+static const char *ul_acl_name(int type)
 {
+	return type == ACL_TYPE_ACCESS ? XATTR_NAME_POSIX_ACL_ACCESS :
+					 XATTR_NAME_POSIX_ACL_DEFAULT;
+}
+
+/**
+ * ul_get_acl - ->get_acl() (6.2 on): the ACL getxattr() reads
+ * @idmap: idmapping of the union mount
+ * @dentry: the union dentry
+ * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
+ *
+ * Return: the topmost real object's ACL, NULL when it has none, or an
+ * ERR_PTR.
+ */
+struct posix_acl *ul_get_acl(struct ul_idmap *idmap, struct dentry *dentry,
+			     int type)
+{
+	const struct cred *old_cred;
+	struct posix_acl *acl;
+	struct path real;
+
+	ul_real_path(dentry, &real);
+	old_cred = ul_override_creds(dentry->d_sb);
+	acl = vfs_get_acl(ul_mnt_idmap(real.mnt), real.dentry,
+			  ul_acl_name(type));
+	revert_creds(old_cred);
+	return acl == ERR_PTR(-ENODATA) ? NULL : acl;
+}
+
+/*
+ * Whether the caller may give union @dentry ACL @acl (NULL: remove it) of
+ * @type: checked here, on the union inode and with the caller's
+ * credentials, as set_posix_acl() checks it on a real inode; the upper
+ * filesystem's own check then runs as the mounter and would pass for
+ * anyone. A new access ACL drops S_ISGID when the caller is not in the
+ * file's group (posix_acl_update_mode()), done here for the same reason.
+ * 1: nothing to do.
+ */
+static int ul_may_set_acl(struct dentry *dentry, struct posix_acl *acl,
+			  int type)
+{
+	struct inode *inode = d_inode(dentry);
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
 	struct inode *real = ul_real_inode(inode);
-	struct posix_acl *acl = NULL;
-	int type = handler->flags;
 	int err;
 
 	/* read-only: no upper layer, or no work dir (vfs_setxattr() callers
@@ -366,45 +395,121 @@ static int ul_acl_xattr_set(const struct xattr_handler *handler,
 	 */
 	if (!ufs->workdir)
 		return -EROFS;
+	/* no ACLs on the upper layer, or none on this kind of object */
+	if (!IS_POSIXACL(d_inode(ufs->upper_mnt->mnt_root)) ||
+	    !real || !real->i_op->set_acl)
+		return -EOPNOTSUPP;
+	if (type == ACL_TYPE_DEFAULT && !S_ISDIR(inode->i_mode))
+		return acl ? -EACCES : 1;
+	if (!inode_owner_or_capable(ul_nop_idmap, inode))
+		return -EPERM;
+	err = acl ? posix_acl_valid(&init_user_ns, acl) : 0;
+	if (err)
+		return err;
+	if (type == ACL_TYPE_ACCESS && (inode->i_mode & S_ISGID) &&
+	    !in_group_p(inode->i_gid) &&
+	    !capable_wrt_inode_uidgid(ul_nop_idmap, inode, CAP_FSETID)) {
+		struct iattr attr = { .ia_valid = ATTR_KILL_SGID };
+
+		err = ul_setattr(ul_nop_idmap, dentry, &attr);
+	}
+	return err;
+}
+
+/**
+ * ul_set_acl - ->set_acl() (6.2 on): set or remove an ACL of a union
+ * object
+ * @idmap: idmapping of the union mount
+ * @dentry: the union dentry
+ * @acl: the ACL, or NULL to remove it
+ * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
+ *
+ * The caller is checked (ul_may_set_acl()), then the object is copied up
+ * and the ACL set on the upper object as the mounter.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_set_acl(struct ul_idmap *idmap, struct dentry *dentry,
+	       struct posix_acl *acl, int type)
+{
+	struct super_block *sb = dentry->d_sb;
+	const char *name = ul_acl_name(type);
+	const struct cred *old_cred;
+	struct posix_acl *old;
+	int err;
+
+	err = ul_may_set_acl(dentry, acl, type);
+	if (err)
+		return err > 0 ? 0 : err;
+	err = ul_want_write(sb);
+	if (err)
+		return err;
+	if (!acl && !ul_dentry_upper(dentry)) {
+		/* nothing to remove: no copy-up (as overlayfs) */
+		old_cred = ul_override_creds(sb);
+		old = vfs_get_acl(ul_layer_idmap(UL_E(dentry)->lower.layer),
+				  ul_dentry_lower(dentry), name);
+		revert_creds(old_cred);
+		if (old == ERR_PTR(-ENODATA))
+			goto out_drop_write;
+		if (!IS_ERR(old))
+			posix_acl_release(old);
+	}
+	err = ul_copy_up(dentry);
+	if (err)
+		goto out_drop_write;
+	old_cred = ul_override_creds(sb);
+	err = ul_do_set_acl(UL_FS(sb), ul_dentry_upper(dentry), name, acl);
+	revert_creds(old_cred);
+	ul_copyattr(d_inode(dentry));
+out_drop_write:
+	ul_drop_write(sb);
+	return err;
+}
+
+#ifdef UL_ACL_XATTRS
+/*
+ * system.posix_acl_access and _default before 6.2: ul_may_set_acl(), then
+ * the xattr as the caller gave it.
+ */
+static int ul_acl_xattr_set(const struct xattr_handler *handler,
+			    struct ul_idmap *idmap,
+			    struct dentry *dentry, struct inode *inode,
+			    const char *name, const void *value,
+			    size_t size, int flags)
+{
+	struct posix_acl *acl = NULL;
+	int err;
+
+	if (!UL_FS(inode->i_sb)->workdir)
+		return -EROFS;
 	if (value) {
 		acl = posix_acl_from_xattr(&init_user_ns, value, size);
 		if (IS_ERR(acl))
 			return PTR_ERR(acl);
 	}
-	/* no ACLs on the upper layer, or none on this kind of object */
-	err = -EOPNOTSUPP;
-	if (!IS_POSIXACL(d_inode(ufs->upper_mnt->mnt_root)) ||
-	    !real || !real->i_op->set_acl)
-		goto out_release;
-	err = acl ? -EACCES : 0;
-	if (type == ACL_TYPE_DEFAULT && !S_ISDIR(inode->i_mode))
-		goto out_release;
-	err = -EPERM;
-	if (!inode_owner_or_capable(&init_user_ns, inode))
-		goto out_release;
-	err = acl ? posix_acl_valid(&init_user_ns, acl) : 0;
-	if (err)
-		goto out_release;
-
-	/*
-	 * A new access ACL drops S_ISGID when the caller is not in the
-	 * file's group (posix_acl_update_mode()); the upper filesystem,
-	 * running as the mounter, would keep it.
-	 */
-	if (type == ACL_TYPE_ACCESS && (inode->i_mode & S_ISGID) &&
-	    !in_group_p(inode->i_gid) &&
-	    !capable_wrt_inode_uidgid(&init_user_ns, inode, CAP_FSETID)) {
-		struct iattr attr = { .ia_valid = ATTR_KILL_SGID };
-
-		err = ul_setattr(&init_user_ns, dentry, &attr);
-		if (err)
-			goto out_release;
-	}
-	err = ul_xattr_set(dentry, inode, handler->name, value, size, flags);
-out_release:
+	err = ul_may_set_acl(dentry, acl, handler->flags);
+	if (!err)
+		err = ul_xattr_set(dentry, inode, handler->name, value, size,
+				   flags);
 	posix_acl_release(acl);
-	return err;
+	return err > 0 ? 0 : err;
 }
+
+static const struct xattr_handler ul_acl_access_xattr_handler = {
+	.name	= XATTR_NAME_POSIX_ACL_ACCESS,
+	.flags	= ACL_TYPE_ACCESS,
+	.get	= ul_other_xattr_get,
+	.set	= ul_acl_xattr_set,
+};
+
+static const struct xattr_handler ul_acl_default_xattr_handler = {
+	.name	= XATTR_NAME_POSIX_ACL_DEFAULT,
+	.flags	= ACL_TYPE_DEFAULT,
+	.get	= ul_other_xattr_get,
+	.set	= ul_acl_xattr_set,
+};
+#endif
 
 /**
  * ul_fileattr_get - ->fileattr_get(): the topmost object's inode flags
@@ -442,7 +547,7 @@ int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa)
 
 /**
  * ul_fileattr_set - ->fileattr_set(): copy up, then set the flags
- * @mnt_userns: idmapping of the union mount
+ * @idmap: idmapping of the union mount
  * @dentry: the union dentry; its inode is locked by the VFS, which has
  *	checked the caller (owner, CAP_LINUX_IMMUTABLE) on the union inode
  * @fa: the new flags
@@ -452,7 +557,7 @@ int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa)
  *
  * Return: 0 or a negative errno.
  */
-int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ul_fileattr_set(struct ul_idmap *idmap, struct dentry *dentry,
 		    struct fileattr *fa)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
@@ -496,20 +601,6 @@ static const struct xattr_handler ul_private_xattr_handler = {
 	.set	= ul_private_xattr_set,
 };
 
-static const struct xattr_handler ul_acl_access_xattr_handler = {
-	.name	= XATTR_NAME_POSIX_ACL_ACCESS,
-	.flags	= ACL_TYPE_ACCESS,
-	.get	= ul_other_xattr_get,
-	.set	= ul_acl_xattr_set,
-};
-
-static const struct xattr_handler ul_acl_default_xattr_handler = {
-	.name	= XATTR_NAME_POSIX_ACL_DEFAULT,
-	.flags	= ACL_TYPE_DEFAULT,
-	.get	= ul_other_xattr_get,
-	.set	= ul_acl_xattr_set,
-};
-
 static const struct xattr_handler ul_other_xattr_handler = {
 	.prefix	= "",	/* everything else goes to the real object */
 	.get	= ul_other_xattr_get,
@@ -518,8 +609,10 @@ static const struct xattr_handler ul_other_xattr_handler = {
 
 const struct xattr_handler *ul_xattr_handlers[] = {
 	&ul_private_xattr_handler,
+#ifdef UL_ACL_XATTRS
 	&ul_acl_access_xattr_handler,
 	&ul_acl_default_xattr_handler,
+#endif
 	&ul_other_xattr_handler,
 	NULL
 };
@@ -543,7 +636,7 @@ const struct inode_operations ul_file_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
-	.get_acl	= ul_get_acl,
+	UL_ACL_IOPS,
 	.fileattr_get	= ul_fileattr_get,
 	.fileattr_set	= ul_fileattr_set,
 };
@@ -554,5 +647,5 @@ const struct inode_operations ul_symlink_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
-	.get_acl	= ul_get_acl,
+	UL_ACL_IOPS,
 };

@@ -37,17 +37,42 @@
  * behind, except a POSIX ACL or a security label: an object must not
  * lose those on its way up, and the copy fails instead.
  */
+static bool ul_is_acl_name(const char *name)
+{
+	return !strcmp(name, XATTR_NAME_POSIX_ACL_ACCESS) ||
+	       !strcmp(name, XATTR_NAME_POSIX_ACL_DEFAULT);
+}
+
 static bool ul_must_copy_xattr(const char *name)
 {
 	return !strncmp(name, XATTR_SECURITY_PREFIX, XATTR_SECURITY_PREFIX_LEN) ||
-	       !strcmp(name, XATTR_NAME_POSIX_ACL_ACCESS) ||
-	       !strcmp(name, XATTR_NAME_POSIX_ACL_DEFAULT);
+	       ul_is_acl_name(name);
+}
+
+/* A POSIX ACL goes through the ACL calls: since 6.2 the xattr calls
+ * refuse its name.
+ */
+static int ul_copy_acl(struct ul_fs *ufs, struct ul_idmap *idmap,
+		       struct dentry *from, struct dentry *temp,
+		       const char *name)
+{
+	struct posix_acl *acl;
+	int err;
+
+	acl = vfs_get_acl(idmap, from, name);
+	if (acl == ERR_PTR(-ENODATA))
+		return 0;
+	if (IS_ERR(acl))
+		return PTR_ERR(acl);
+	err = ul_do_set_acl(ufs, temp, name, acl);
+	posix_acl_release(acl);
+	return err;
 }
 
 /**
  * ul_copy_xattrs - give a work object the xattrs of another object
  * @ufs: the union
- * @userns: the idmapping of @from's layer
+ * @idmap: the idmapping of @from's layer
  * @from: the object whose xattrs are copied (all but trusted.overlay.*)
  * @temp: the object in the work dir that takes them
  *
@@ -55,7 +80,7 @@ static bool ul_must_copy_xattr(const char *name)
  *
  * Return: 0 or a negative errno.
  */
-int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
+int ul_copy_xattrs(struct ul_fs *ufs, struct ul_idmap *idmap,
 		   struct dentry *from, struct dentry *temp)
 {
 	struct dentry *lower = from;
@@ -85,7 +110,7 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 		if (!strncmp(name, UL_XATTR_PREFIX, strlen(UL_XATTR_PREFIX)))
 			continue;
 		/* 1: an LSM drops it; -EOPNOTSUPP: no LSM has a say */
-		err = security_inode_copy_up_xattr(name);
+		err = ul_security_copy_up_xattr(lower, name);
 		if (err < 0 && err != -EOPNOTSUPP)
 			break;
 		if (err == 1) {
@@ -93,7 +118,13 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 			continue;
 		}
 		err = 0;
-		vlen = vfs_getxattr(userns, lower, name, NULL, 0);
+		if (ul_is_acl_name(name)) {
+			err = ul_copy_acl(ufs, idmap, lower, temp, name);
+			if (err)
+				break;
+			continue;
+		}
+		vlen = vfs_getxattr(idmap, lower, name, NULL, 0);
 		if (vlen == -ENODATA)
 			continue;
 		err = vlen;
@@ -107,7 +138,7 @@ int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
 				break;
 			vsize = vlen;
 		}
-		vlen = vfs_getxattr(userns, lower, name, value, vlen);
+		vlen = vfs_getxattr(idmap, lower, name, value, vlen);
 		err = vlen;
 		if (vlen < 0)
 			break;
@@ -254,10 +285,12 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 	int err;
 
 	trap = ul_lock_work_upper(ufs, upperdir);
+	if (IS_ERR(trap))
+		return PTR_ERR(trap);
 	err = -ESTALE;
 	if (temp->d_parent != ufs->workdir || d_unhashed(temp))
 		goto out_unlock;
-	target = lookup_one(ul_upper_userns(ufs), dentry->d_name.name,
+	target = lookup_one(ul_upper_idmap(ufs), dentry->d_name.name,
 			    upperdir, dentry->d_name.len);
 	err = PTR_ERR(target);
 	if (IS_ERR(target))
@@ -390,7 +423,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (err)
 			goto out_cleanup;
 	}
-	err = ul_copy_xattrs(ufs, ul_layer_userns(ui->lower.layer), lower, temp);
+	err = ul_copy_xattrs(ufs, ul_layer_idmap(ui->lower.layer), lower, temp);
 	if (err)
 		goto out_cleanup;
 	/* append-only and immutable, in the union's own record of them */

@@ -76,9 +76,9 @@
  *  - Freeze protection (2) is taken before any upper i_rwsem (4) and never
  *    nested inside itself: ul_copy_up() expects the caller to hold it.
  *
- * Under RCU path walk only ul_permission(), ul_get_acl() (with rcu set)
+ * Under RCU path walk only ul_permission(), ul_get_inode_acl() (with rcu set)
  * and ul_get_link() are called; the first two read the real inode through
- * ul_upper() (acquire), and ul_get_acl() gives only a cached ACL there;
+ * ul_upper() (acquire), and ul_get_inode_acl() gives only a cached ACL there;
  * ul_get_link() refuses with -ECHILD.
  */
 
@@ -169,7 +169,7 @@ static struct dentry *ul_lookup_upper(struct ul_fs *ufs,
 				      struct dentry *upperdir,
 				      const struct dentry *dentry)
 {
-	return lookup_one(ul_upper_userns(ufs), dentry->d_name.name, upperdir,
+	return lookup_one(ul_upper_idmap(ufs), dentry->d_name.name, upperdir,
 			  dentry->d_name.len);
 }
 
@@ -182,7 +182,7 @@ static struct dentry *ul_relookup(struct ul_fs *ufs, struct dentry *dir,
 {
 	struct dentry *again;
 
-	again = lookup_one(ul_upper_userns(ufs), dentry->d_name.name, dir,
+	again = lookup_one(ul_upper_idmap(ufs), dentry->d_name.name, dir,
 			   dentry->d_name.len);
 	dput(dentry);
 	return again;
@@ -274,6 +274,8 @@ static struct dentry *ul_lock_target(struct ul_fs *ufs,
 	int err;
 
 	trap = ul_lock_work_upper(ufs, upperdir);
+	if (IS_ERR(trap))
+		return trap;
 	target = ul_lookup_upper(ufs, upperdir, dentry);
 	if (IS_ERR(target))
 		goto out_unlock;
@@ -291,24 +293,6 @@ out_unlock:
 	return target;
 }
 
-/* An ACL as an xattr of a work object. */
-static int ul_set_acl(struct ul_fs *ufs, struct dentry *dentry,
-		      const char *name, const struct posix_acl *acl)
-{
-	size_t size = posix_acl_xattr_size(acl->a_count);
-	void *buf;
-	int err;
-
-	buf = kmalloc(size, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	err = posix_acl_to_xattr(&init_user_ns, acl, buf, size);
-	if (err >= 0)
-		err = ul_do_setxattr(ufs, dentry, name, buf, size, 0);
-	kfree(buf);
-	return err;
-}
-
 /*
  * An object made in the work dir gets there the owner, mode and ACLs it
  * would have got in its union directory (@attr), since the work dir's own
@@ -323,21 +307,21 @@ static int ul_set_new_attrs(struct ul_fs *ufs, struct dentry *made,
 	int err = 0;
 
 	if (attr->default_acl)
-		err = ul_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_DEFAULT,
-				 attr->default_acl);
+		err = ul_do_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_DEFAULT,
+				    attr->default_acl);
 	if (!err && attr->acl)
-		err = ul_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_ACCESS,
-				 attr->acl);
+		err = ul_do_set_acl(ufs, made, XATTR_NAME_POSIX_ACL_ACCESS,
+				    attr->acl);
 	if (!err && attr->like)
-		err = ul_copy_xattrs(ufs, ul_upper_userns(ufs), attr->like,
+		err = ul_copy_xattrs(ufs, ul_upper_idmap(ufs), attr->like,
 				     made);
 	if (err)
 		return err;
 	if (attr->like) {
 		ia.ia_valid |= ATTR_ATIME | ATTR_MTIME | ATTR_ATIME_SET |
 			       ATTR_MTIME_SET;
-		ia.ia_atime = d_inode(attr->like)->i_atime;
-		ia.ia_mtime = d_inode(attr->like)->i_mtime;
+		ia.ia_atime = inode_get_atime(d_inode(attr->like));
+		ia.ia_mtime = inode_get_mtime(d_inode(attr->like));
 	}
 	if (!uid_eq(inode->i_uid, attr->uid) ||
 	    !gid_eq(inode->i_gid, attr->gid)) {
@@ -461,7 +445,8 @@ static struct dentry *ul_naive_pause(struct ul_fs *ufs, struct dentry *dir,
 {
 	ul_unlock_work_upper(ufs, dir);
 	usleep_range(100, 200);
-	ul_lock_work_upper(ufs, dir);
+	/* the same two directories, connected: no error */
+	WARN_ON(IS_ERR(ul_lock_work_upper(ufs, dir)));
 	return ul_relookup(ufs, dir, target);
 }
 
@@ -718,7 +703,7 @@ out_drop_write:
 	return err;
 }
 
-static int ul_create(struct user_namespace *mnt_userns, struct inode *dir,
+static int ul_create(struct ul_idmap *idmap, struct inode *dir,
 		     struct dentry *dentry, umode_t mode, bool excl)
 {
 	struct ul_cattr attr = { .mode = (mode & S_IALLUGO) | S_IFREG };
@@ -726,7 +711,7 @@ static int ul_create(struct user_namespace *mnt_userns, struct inode *dir,
 	return ul_create_object(dentry, &attr);
 }
 
-static int ul_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+static int ul_mkdir(struct ul_idmap *idmap, struct inode *dir,
 		    struct dentry *dentry, umode_t mode)
 {
 	struct ul_cattr attr = { .mode = (mode & S_IALLUGO) | S_IFDIR };
@@ -734,7 +719,7 @@ static int ul_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 	return ul_create_object(dentry, &attr);
 }
 
-static int ul_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+static int ul_mknod(struct ul_idmap *idmap, struct inode *dir,
 		    struct dentry *dentry, umode_t mode, dev_t rdev)
 {
 	struct ul_cattr attr = { .mode = mode, .rdev = rdev };
@@ -745,7 +730,7 @@ static int ul_mknod(struct user_namespace *mnt_userns, struct inode *dir,
 	return ul_create_object(dentry, &attr);
 }
 
-static int ul_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+static int ul_symlink(struct ul_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, const char *link)
 {
 	struct ul_cattr attr = { .mode = S_IFLNK | 0777, .link = link };
@@ -966,7 +951,7 @@ static void ul_rename_naive_pause(struct ul_rename_ctx *rc)
 {
 	unlock_rename(rc->newdir, rc->olddir);
 	usleep_range(100, 200);
-	lock_rename(rc->newdir, rc->olddir);
+	WARN_ON(IS_ERR(lock_rename(rc->newdir, rc->olddir)));
 }
 
 /*
@@ -1294,6 +1279,8 @@ static int ul_rename_upper(struct dentry *old, struct dentry *new,
 	if (WARN_ON(!rc.olddir || !rc.newdir || !ul_dentry_upper(old)))
 		return -EIO;
 	trap = lock_rename(rc.newdir, rc.olddir);
+	if (IS_ERR(trap))
+		return PTR_ERR(trap);
 	/* P's own upper name: the union inode's may be another hard link */
 	rc.oldupper = ul_lookup_checked(ufs, rc.olddir, old,
 					ul_dentry_upper(old));
@@ -1557,7 +1544,7 @@ static int ul_rename_dir_redirect(struct inode *olddir, struct dentry *old,
 	return err;
 }
 
-static int ul_rename(struct user_namespace *mnt_userns, struct inode *olddir,
+static int ul_rename(struct ul_idmap *idmap, struct inode *olddir,
 		     struct dentry *old, struct inode *newdir,
 		     struct dentry *new, unsigned int flags)
 {
@@ -1583,7 +1570,7 @@ const struct inode_operations ul_dir_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
-	.get_acl	= ul_get_acl,
+	UL_ACL_IOPS,
 	.fileattr_get	= ul_fileattr_get,
 	.fileattr_set	= ul_fileattr_set,
 };

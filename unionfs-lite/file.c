@@ -317,6 +317,6 @@ const struct file_operations ul_file_fops = {
 	.mmap		= ul_mmap,
 	.fsync		= ul_fsync,
 	.fallocate	= ul_fallocate,
-	.splice_read	= generic_file_splice_read,
+	.splice_read	= ul_splice_read,
 	.splice_write	= iter_file_splice_write,
 };

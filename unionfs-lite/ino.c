@@ -205,7 +205,7 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 	fb = kmalloc(UL_FB_MAX, GFP_KERNEL);
 	if (!fb)
 		return ERR_PTR(-ENOMEM);
-	len = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_ORIGIN, fb,
+	len = vfs_getxattr(ul_upper_idmap(ufs), upper, UL_XATTR_ORIGIN, fb,
 			   UL_FB_MAX);
 	if (len < (ssize_t)sizeof(*fb) || fb->version != UL_FH_VERSION ||
 	    fb->magic != UL_FH_MAGIC || fb->len != len ||
@@ -227,8 +227,8 @@ static struct dentry *ul_origin(struct ul_fs *ufs, struct dentry *upper,
 		    !uuid_equal(&fb->uuid, &l->mnt->mnt_sb->s_uuid))
 			continue;
 		memcpy(fid, fb->fid, dwords * 4);
-		origin = exportfs_decode_fh_raw(l->mnt, (struct fid *)fid,
-						dwords, fb->type, NULL, NULL);
+		origin = ul_decode_fh(l->mnt, (struct fid *)fid, dwords,
+				      fb->type);
 		if (origin == ERR_PTR(-ESTALE))
 			origin = NULL;
 		else if (IS_ERR(origin))
@@ -353,16 +353,16 @@ int ul_set_origin(struct ul_fs *ufs, const struct ul_lower *lo,
 
 /**
  * ul_has_origin - was a real object copied up?
- * @userns: the idmapping of its layer's mount
+ * @idmap: the idmapping of its layer's mount
  * @real: the object
  *
  * Mounter's credentials.
  *
  * Return: true if it has a trusted.overlay.origin xattr (empty or not).
  */
-bool ul_has_origin(struct user_namespace *userns, struct dentry *real)
+bool ul_has_origin(struct ul_idmap *idmap, struct dentry *real)
 {
-	return vfs_getxattr(userns, real, UL_XATTR_ORIGIN, NULL, 0) >= 0;
+	return vfs_getxattr(idmap, real, UL_XATTR_ORIGIN, NULL, 0) >= 0;
 }
 
 /**
@@ -406,7 +406,7 @@ bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir)
 {
 	char val;
 
-	return vfs_getxattr(ul_upper_userns(ufs), upperdir, UL_XATTR_IMPURE,
+	return vfs_getxattr(ul_upper_idmap(ufs), upperdir, UL_XATTR_IMPURE,
 			    &val, 1) == 1 && val == 'y';
 }
 

@@ -39,9 +39,9 @@ void ul_copyattr(struct inode *inode)
 	inode->i_uid = real->i_uid;
 	inode->i_gid = real->i_gid;
 	inode->i_rdev = real->i_rdev;
-	inode->i_atime = real->i_atime;
-	inode->i_mtime = real->i_mtime;
-	inode->i_ctime = real->i_ctime;
+	inode_set_atime_to_ts(inode, inode_get_atime(real));
+	inode_set_mtime_to_ts(inode, inode_get_mtime(real));
+	inode_set_ctime_to_ts(inode, inode_get_ctime(real));
 	inode->i_blkbits = real->i_blkbits;
 	set_nlink(inode, real->i_nlink);
 	fsstack_copy_inode_size(inode, real);
@@ -62,7 +62,7 @@ static unsigned int ul_read_protattr(struct ul_fs *ufs, struct dentry *upper)
 	char buf[4];
 	ssize_t len, i;
 
-	len = vfs_getxattr(ul_upper_userns(ufs), upper, UL_XATTR_PROTATTR,
+	len = vfs_getxattr(ul_upper_idmap(ufs), upper, UL_XATTR_PROTATTR,
 			   buf, sizeof(buf));
 	for (i = 0; i < len; i++) {
 		if (buf[i] == 'a')
@@ -265,7 +265,7 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 			    &origin);
 	/* one lower directory that was merged when it was copied up */
 	if (!err && !upper && numlower == 1 && d_is_dir(lower))
-		whiteouts = ul_has_origin(ul_layer_userns(lowers[0].layer),
+		whiteouts = ul_has_origin(ul_layer_idmap(lowers[0].layer),
 					  lower);
 	revert_creds(old_cred);
 	if (!err && numlower > 1) {
@@ -305,7 +305,7 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 	inode->i_mode = mode;
 	inode->i_flags |= S_NOATIME | S_NOCMTIME;
 #ifdef CONFIG_FS_POSIX_ACL
-	/* the real inode's ACLs are asked for each time (ul_get_acl()) */
+	/* the real inode's ACLs are asked for each time (ul_get_inode_acl()) */
 	inode->i_acl = ACL_DONT_CACHE;
 	inode->i_default_acl = ACL_DONT_CACHE;
 #endif

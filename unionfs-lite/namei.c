@@ -30,13 +30,13 @@
  * (ul_dentry_weird(): an automount point, a name in a case-insensitive
  * directory...), as overlayfs refuses them.
  */
-static struct dentry *ul_lookup_real(struct user_namespace *userns,
+static struct dentry *ul_lookup_real(struct ul_idmap *idmap,
 				     const struct qstr *name,
 				     struct dentry *base)
 {
 	struct dentry *real;
 
-	real = lookup_one_unlocked(userns, name->name, base, name->len);
+	real = lookup_one_unlocked(idmap, name->name, base, name->len);
 	if (IS_ERR(real)) {
 		/* a layer whose names are shorter has no such name */
 		if (PTR_ERR(real) == -ENOENT || PTR_ERR(real) == -ENAMETOOLONG)
@@ -69,7 +69,7 @@ static bool ul_lower_positive(struct ul_inode *pui, const struct qstr *name)
 		struct dentry *this;
 		bool positive;
 
-		this = ul_lookup_real(ul_layer_userns(dir->layer), name,
+		this = ul_lookup_real(ul_layer_idmap(dir->layer), name,
 				      dir->dentry);
 		if (IS_ERR(this))
 			return true;
@@ -117,14 +117,14 @@ bool ul_lower_name(struct dentry *dentry)
  * Return: the value (kmalloc()ed, NUL-terminated), NULL when there is
  * none, or an ERR_PTR: -EINVAL (malformed, logged) or a read error.
  */
-static char *ul_read_redirect(struct user_namespace *userns,
+static char *ul_read_redirect(struct ul_idmap *idmap,
 			      struct dentry *real, size_t padding)
 {
 	const char *s, *next;
 	ssize_t res;
 	char *buf;
 
-	res = vfs_getxattr(userns, real, UL_XATTR_REDIRECT, NULL, 0);
+	res = vfs_getxattr(idmap, real, UL_XATTR_REDIRECT, NULL, 0);
 	if (res == -ENODATA || res == -EOPNOTSUPP)
 		return NULL;
 	if (res < 0)
@@ -133,7 +133,7 @@ static char *ul_read_redirect(struct user_namespace *userns,
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	if (res)
-		res = vfs_getxattr(userns, real, UL_XATTR_REDIRECT, buf, res);
+		res = vfs_getxattr(idmap, real, UL_XATTR_REDIRECT, buf, res);
 	if (res < 0) {
 		kfree(buf);
 		goto fail;
@@ -161,13 +161,13 @@ fail:
 }
 
 /* A regular file that carries trusted.overlay.metacopy (not implemented). */
-static int ul_is_metacopy(struct user_namespace *userns, struct dentry *real)
+static int ul_is_metacopy(struct ul_idmap *idmap, struct dentry *real)
 {
 	ssize_t res;
 
 	if (!d_is_reg(real))
 		return 0;
-	res = vfs_getxattr(userns, real, UL_XATTR_METACOPY, NULL, 0);
+	res = vfs_getxattr(idmap, real, UL_XATTR_METACOPY, NULL, 0);
 	if (res == -ENODATA || res == -EOPNOTSUPP)
 		return 0;
 	return res < 0 ? res : 1;
@@ -203,13 +203,13 @@ struct ul_lookup_data {
  * replaces what was walked so far.
  */
 static int ul_follow_redirect(struct ul_lookup_data *d,
-			      struct user_namespace *userns,
+			      struct ul_idmap *idmap,
 			      struct dentry *this, size_t prelen,
 			      const char *post)
 {
 	char *buf;
 
-	buf = ul_read_redirect(userns, this, prelen + strlen(post));
+	buf = ul_read_redirect(idmap, this, prelen + strlen(post));
 	if (IS_ERR_OR_NULL(buf))
 		return PTR_ERR(buf);
 	if (buf[0] == '/') {
@@ -238,13 +238,13 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 			 unsigned int namelen, size_t prelen,
 			 const char *post, struct dentry **ret)
 {
-	struct user_namespace *userns = ul_layer_userns(layer);
+	struct ul_idmap *idmap = ul_layer_idmap(layer);
 	bool last_element = !post[0];
 	struct dentry *this;
 	int err;
 
 	*ret = NULL;
-	this = lookup_one_unlocked(userns, name, base, namelen);
+	this = lookup_one_unlocked(idmap, name, base, namelen);
 	if (IS_ERR(this)) {
 		err = PTR_ERR(this);
 		return err == -ENOENT || err == -ENAMETOOLONG ? 0 : err;
@@ -269,7 +269,7 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 			d->stop = true;
 			goto out_put;
 		}
-		err = ul_is_metacopy(userns, this);
+		err = ul_is_metacopy(idmap, this);
 		if (err < 0)
 			goto out_err;
 		d->metacopy = err;
@@ -280,13 +280,13 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 	if (last_element)
 		d->is_dir = true;
 	if (!d->last) {
-		err = ul_check_opaque(userns, this);
+		err = ul_check_opaque(idmap, this);
 		if (err < 0)
 			goto out_err;
 		if (err) {
 			d->stop = true;
 		} else {
-			err = ul_follow_redirect(d, userns, this, prelen, post);
+			err = ul_follow_redirect(d, idmap, this, prelen, post);
 			if (err)
 				goto out_err;
 		}
@@ -451,7 +451,7 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	int opaque, n = 0, err;
 	bool origin;
 
-	opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
+	opaque = ul_check_opaque(ul_upper_idmap(ufs), upper);
 	if (opaque < 0)
 		return opaque;
 	lowers = kcalloc(max(ufs->numlower, 1U), sizeof(*lowers), GFP_KERNEL);
@@ -460,7 +460,7 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	if (!opaque) {
 		err = 0;
 		if (ul_redirect_read(ufs, pui))
-			err = ul_follow_redirect(&d, ul_upper_userns(ufs), upper,
+			err = ul_follow_redirect(&d, ul_upper_idmap(ufs), upper,
 						 0, "");
 		if (!err) {
 			n = ul_lookup_lowers(ufs, upper, pui, &d, lowers);
@@ -511,7 +511,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 
 	old_cred = ul_override_creds(dentry->d_sb);
 	if (upperdir) {
-		upper = ul_lookup_real(ul_upper_userns(ufs), &dentry->d_name,
+		upper = ul_lookup_real(ul_upper_idmap(ufs), &dentry->d_name,
 				       upperdir);
 		err = PTR_ERR(upper);
 		if (IS_ERR(upper))
@@ -519,12 +519,12 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	}
 	if (upper && d_is_dir(upper)) {
 		d.is_dir = true;
-		opaque = ul_check_opaque(ul_upper_userns(ufs), upper);
+		opaque = ul_check_opaque(ul_upper_idmap(ufs), upper);
 		err = opaque;
 		if (opaque < 0)
 			goto out_dput_upper;
 		if (!opaque && ul_redirect_read(ufs, pui)) {
-			err = ul_follow_redirect(&d, ul_upper_userns(ufs),
+			err = ul_follow_redirect(&d, ul_upper_idmap(ufs),
 						 upper, 0, "");
 			if (err)
 				goto out_dput_upper;
@@ -536,7 +536,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 				goto out_dput_upper;
 		}
 	} else if (upper && !ul_is_whiteout(upper)) {
-		err = ul_is_metacopy(ul_upper_userns(ufs), upper);
+		err = ul_is_metacopy(ul_upper_idmap(ufs), upper);
 		if (err < 0)
 			goto out_dput_upper;
 		upper_metacopy = err;

@@ -51,7 +51,7 @@ static inline void ul_fault_exit(void) { }
 const struct cred *ul_override_creds(struct super_block *sb);
 int ul_want_write(struct super_block *sb);
 void ul_drop_write(struct super_block *sb);
-int ul_check_opaque(struct user_namespace *userns, struct dentry *real);
+int ul_check_opaque(struct ul_idmap *idmap, struct dentry *real);
 
 /* upper.c: the only code that changes the upper layer and the work dir */
 int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
@@ -76,6 +76,8 @@ int ul_do_setxattr(struct ul_fs *ufs, struct dentry *dentry, const char *name,
 		   const void *value, size_t size, int flags);
 int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
 		      const char *name);
+int ul_do_set_acl(struct ul_fs *ufs, struct dentry *dentry, const char *name,
+		  struct posix_acl *acl);
 int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 		  struct iattr *attr);
 int ul_do_fileattr_set(struct ul_fs *ufs, struct dentry *dentry,
@@ -103,7 +105,7 @@ int ul_object_ino(struct super_block *sb, struct dentry *upper,
 		  bool *origin);
 int ul_set_origin(struct ul_fs *ufs, const struct ul_lower *lo,
 		  struct dentry *temp);
-bool ul_has_origin(struct user_namespace *userns, struct dentry *real);
+bool ul_has_origin(struct ul_idmap *idmap, struct dentry *real);
 int ul_set_impure(struct ul_fs *ufs, struct inode *dir, struct dentry *upperdir);
 bool ul_is_impure(struct ul_fs *ufs, struct dentry *upperdir);
 u64 ul_lower_d_ino(struct ul_fs *ufs, const struct ul_layer *layer, u64 ino);
@@ -126,7 +128,7 @@ void ul_dir_renumbered(struct inode *dir);
 int ul_copy_up(struct dentry *dentry);
 int ul_copy_up_nodata(struct dentry *dentry);
 int ul_copy_up_redirect(struct dentry *dentry, const char *redirect);
-int ul_copy_xattrs(struct ul_fs *ufs, struct user_namespace *userns,
+int ul_copy_xattrs(struct ul_fs *ufs, struct ul_idmap *idmap,
 		   struct dentry *from, struct dentry *temp);
 
 /* namei.c */
@@ -145,15 +147,18 @@ void ul_dir_cache_release(struct inode *inode);
 extern const struct file_operations ul_file_fops;
 
 /* attr.c: the operations of every union inode */
-struct posix_acl *ul_get_acl(struct inode *inode, int type, bool rcu);
+struct posix_acl *ul_get_inode_acl(struct inode *inode, int type, bool rcu);
+struct posix_acl *ul_get_acl(struct ul_idmap *idmap, struct dentry *dentry,
+			     int type);
+int ul_set_acl(struct ul_idmap *idmap, struct dentry *dentry,
+	       struct posix_acl *acl, int type);
 int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa);
-int ul_fileattr_set(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ul_fileattr_set(struct ul_idmap *idmap, struct dentry *dentry,
 		    struct fileattr *fa);
-int ul_permission(struct user_namespace *mnt_userns, struct inode *inode,
-		  int mask);
-int ul_getattr(struct user_namespace *mnt_userns, const struct path *path,
+int ul_permission(struct ul_idmap *idmap, struct inode *inode, int mask);
+int ul_getattr(struct ul_idmap *idmap, const struct path *path,
 	       struct kstat *stat, u32 request_mask, unsigned int query_flags);
-int ul_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ul_setattr(struct ul_idmap *idmap, struct dentry *dentry,
 	       struct iattr *attr);
 ssize_t ul_listxattr(struct dentry *dentry, char *list, size_t size);
 extern const struct xattr_handler *ul_xattr_handlers[];

@@ -222,7 +222,7 @@ static int ul_read_real_dir(const struct path *path,
  * Mark the whiteouts among the entries after @from that real directory
  * @dir added (and fill in unknown types) by looking them up.
  */
-static int ul_mark_whiteouts(struct user_namespace *userns, struct dentry *dir,
+static int ul_mark_whiteouts(struct ul_idmap *idmap, struct dentry *dir,
 			     struct ul_dir_cache *cache, struct list_head *from)
 {
 	struct ul_cache_entry *e = list_entry(from, struct ul_cache_entry, next);
@@ -231,7 +231,7 @@ static int ul_mark_whiteouts(struct user_namespace *userns, struct dentry *dir,
 	list_for_each_entry_continue(e, &cache->entries, next) {
 		if (e->type != DT_CHR && e->type != DT_UNKNOWN)
 			continue;
-		d = lookup_one_unlocked(userns, e->name, dir, e->len);
+		d = lookup_one_unlocked(idmap, e->name, dir, e->len);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
 		if (d_really_is_positive(d)) {
@@ -258,7 +258,7 @@ static int ul_mark_lower_types(const struct ul_lower *lo,
 		if (!e->upper || e->type != DT_DIR ||
 		    e->lower_layer != lo->layer || e->lower_type != DT_UNKNOWN)
 			continue;
-		d = lookup_one_unlocked(ul_layer_userns(lo->layer), e->name,
+		d = lookup_one_unlocked(ul_layer_idmap(lo->layer), e->name,
 					lo->dentry, e->len);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
@@ -287,7 +287,7 @@ static int ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	*ino = ul_upper_d_ino(ufs, e->ino);
 	if (!merged && !impure)
 		return 0;
-	d = lookup_one_unlocked(ul_upper_userns(ufs), e->name, upperdir,
+	d = lookup_one_unlocked(ul_upper_idmap(ufs), e->name, upperdir,
 				e->len);
 	if (IS_ERR(d))
 		return PTR_ERR(d);
@@ -371,7 +371,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		rdd.last = !ui->numlower;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
-			err = ul_mark_whiteouts(ul_upper_userns(ufs), upper,
+			err = ul_mark_whiteouts(ul_upper_idmap(ufs), upper,
 						cache, &cache->entries);
 	}
 	for (i = 0; !err && i < ui->numlower; i++) {
@@ -385,7 +385,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		rdd.last = i + 1 == ui->numlower;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
-			err = ul_mark_whiteouts(ul_layer_userns(lo->layer),
+			err = ul_mark_whiteouts(ul_layer_idmap(lo->layer),
 						lo->dentry, cache, from);
 		if (!err && upper && want_ino)
 			err = ul_mark_lower_types(lo, cache);
@@ -513,7 +513,7 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 		.ufs = UL_FS(file_inode(file)->i_sb),
 		.layer = UL_I(file_inode(file))->lower.layer,
 		.dot_ino = file_inode(file)->i_ino,
-		.dotdot_ino = parent_ino(file->f_path.dentry),
+		.dotdot_ino = d_parent_ino(file->f_path.dentry),
 	};
 	const struct cred *old_cred;
 	int err = 0;
@@ -553,7 +553,7 @@ static void ul_drop_impure(struct dentry *dentry)
 	if (!upper || ui->numlower || ul_want_write(sb))
 		return;
 	old_cred = ul_override_creds(sb);
-	keep = ul_has_origin(ul_upper_userns(UL_FS(sb)), upper);
+	keep = ul_has_origin(ul_upper_idmap(UL_FS(sb)), upper);
 	/* another reader of the same list may have dropped it already */
 	if (!keep && ul_is_impure(UL_FS(sb), upper))
 		err = ul_do_removexattr(UL_FS(sb), upper, UL_XATTR_IMPURE);

@@ -535,7 +535,7 @@ static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
 	ufs->rename_whiteout = !err;
 	if (!err) {
 		/* file moved to target's name and left a whiteout behind */
-		struct dentry *wh = lookup_one(ul_upper_userns(ufs), oldname,
+		struct dentry *wh = lookup_one(ul_upper_idmap(ufs), oldname,
 					       wdir, strlen(oldname));
 
 		if (!IS_ERR(wh)) {
@@ -570,15 +570,18 @@ static int ul_reset_workdir(struct ul_fs *ufs, struct dentry *work)
 		XATTR_NAME_POSIX_ACL_DEFAULT, XATTR_NAME_POSIX_ACL_ACCESS,
 	};
 	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = S_IFDIR };
+	struct posix_acl *acl;
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(acls); i++) {
-		err = vfs_getxattr(ul_upper_userns(ufs), work, acls[i], NULL, 0);
-		if (err == -ENODATA || err == -EOPNOTSUPP)
+		acl = vfs_get_acl(ul_upper_idmap(ufs), work, acls[i]);
+		if (acl == ERR_PTR(-ENODATA) || acl == ERR_PTR(-EOPNOTSUPP))
 			continue;
-		if (err >= 0)
-			err = ul_do_removexattr(ufs, work, acls[i]);
+		if (IS_ERR(acl))
+			return PTR_ERR(acl);
+		posix_acl_release(acl);
+		err = ul_do_set_acl(ufs, work, acls[i], NULL);
 		if (err)
 			return err;
 	}
@@ -606,7 +609,7 @@ static struct dentry *ul_get_workdir(struct ul_fs *ufs, bool *created)
 
 	*created = false;
 	inode_lock_nested(d_inode(base), I_MUTEX_PARENT);
-	work = lookup_one(ul_upper_userns(ufs), UL_WORK_NAME, base,
+	work = lookup_one(ul_upper_idmap(ufs), UL_WORK_NAME, base,
 			  strlen(UL_WORK_NAME));
 	if (IS_ERR(work))
 		goto out_unlock;
@@ -631,7 +634,7 @@ static struct dentry *ul_get_workdir(struct ul_fs *ufs, bool *created)
 				       ul_do_unlink(ufs, base, work);
 		if (!err) {
 			dput(work);
-			work = lookup_one(ul_upper_userns(ufs), UL_WORK_NAME,
+			work = lookup_one(ul_upper_idmap(ufs), UL_WORK_NAME,
 					  base, strlen(UL_WORK_NAME));
 			if (IS_ERR(work))
 				goto out_unlock;
@@ -908,7 +911,7 @@ static int ul_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = UL_SUPER_MAGIC;
 	sb->s_op = &ul_super_ops;
 	sb->s_xattr = ul_xattr_handlers;
-	/* the caller is checked against the real objects' ACLs (ul_get_acl()) */
+	/* the caller is checked against the real objects' ACLs (ul_get_inode_acl()) */
 	if (IS_ENABLED(CONFIG_FS_POSIX_ACL))
 		sb->s_flags |= SB_POSIXACL;
 	/* without an upper layer, or without its work dir, nothing changes */

@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/path.h>
 #include <linux/spinlock.h>
+#include "compat.h"
 
 #define UL_SUPER_MAGIC		0x756e6c74	/* "unlt" */
 #define UL_XATTR_PREFIX		"trusted.overlay."
@@ -318,14 +319,14 @@ static inline void ul_real_path(const struct dentry *dentry, struct path *path)
 	}
 }
 
-static inline struct user_namespace *ul_upper_userns(const struct ul_fs *ufs)
+static inline struct ul_idmap *ul_upper_idmap(const struct ul_fs *ufs)
 {
-	return mnt_user_ns(ufs->upper_mnt);
+	return ul_mnt_idmap(ufs->upper_mnt);
 }
 
-static inline struct user_namespace *ul_layer_userns(const struct ul_layer *layer)
+static inline struct ul_idmap *ul_layer_idmap(const struct ul_layer *layer)
 {
-	return mnt_user_ns(layer->mnt);
+	return ul_mnt_idmap(layer->mnt);
 }
 
 /*

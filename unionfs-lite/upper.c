@@ -107,7 +107,7 @@ int ul_do_create(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_create(ul_upper_userns(ufs), d_inode(dir), dentry,
+	err = vfs_create(ul_upper_idmap(ufs), d_inode(dir), dentry,
 			 (mode & S_IALLUGO) | S_IFREG, true);
 	ul_step_end(ufs, "create", p, NULL, err);
 	return err;
@@ -128,7 +128,7 @@ int ul_do_mkdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_mkdir(ul_upper_userns(ufs), d_inode(dir), dentry,
+	err = vfs_mkdir(ul_upper_idmap(ufs), d_inode(dir), dentry,
 			mode & (0777 | S_ISVTX));
 	ul_step_end(ufs, "mkdir", p, NULL, err);
 	return err;
@@ -150,7 +150,7 @@ int ul_do_mknod(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry, mode, rdev);
+	err = vfs_mknod(ul_upper_idmap(ufs), d_inode(dir), dentry, mode, rdev);
 	ul_step_end(ufs, "mknod", p, NULL, err);
 	return err;
 }
@@ -194,7 +194,7 @@ static struct dentry *ul_set_shared_whiteout(struct ul_fs *ufs,
 static int ul_mknod_whiteout(struct ul_fs *ufs, struct dentry *dir,
 			     struct dentry *dentry)
 {
-	return vfs_mknod(ul_upper_userns(ufs), d_inode(dir), dentry,
+	return vfs_mknod(ul_upper_idmap(ufs), d_inode(dir), dentry,
 			 S_IFCHR | WHITEOUT_MODE, WHITEOUT_DEV);
 }
 
@@ -241,7 +241,7 @@ static int ul_renew_shared_whiteout(struct ul_fs *ufs)
 			ul_cleanup(ufs, wdir, shared);
 		dput(shared);
 	}
-	shared = lookup_one(ul_upper_userns(ufs), UL_SHARED_WHITEOUT, wdir,
+	shared = lookup_one(ul_upper_idmap(ufs), UL_SHARED_WHITEOUT, wdir,
 			    strlen(UL_SHARED_WHITEOUT));
 	if (IS_ERR(shared))
 		return PTR_ERR(shared);
@@ -330,7 +330,7 @@ int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_symlink(ul_upper_userns(ufs), d_inode(dir), dentry, target);
+	err = vfs_symlink(ul_upper_idmap(ufs), d_inode(dir), dentry, target);
 	ul_step_end(ufs, "symlink", p, NULL, err);
 	return err;
 }
@@ -351,7 +351,7 @@ int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
 	char *p2 = p1 ? ul_trace_path(ufs, dentry) : NULL;
 	int err;
 
-	err = vfs_link(old, ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
+	err = vfs_link(old, ul_upper_idmap(ufs), d_inode(dir), dentry, NULL);
 	ul_step_end(ufs, "link", p1, p2 ? p2 : "?", err);
 	kfree(p2);
 	return err;
@@ -370,7 +370,7 @@ int ul_do_unlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_unlink(ul_upper_userns(ufs), d_inode(dir), dentry, NULL);
+	err = vfs_unlink(ul_upper_idmap(ufs), d_inode(dir), dentry, NULL);
 	ul_step_end(ufs, "unlink", p, NULL, err);
 	return err;
 }
@@ -388,7 +388,7 @@ int ul_do_rmdir(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry)
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_rmdir(ul_upper_userns(ufs), d_inode(dir), dentry);
+	err = vfs_rmdir(ul_upper_idmap(ufs), d_inode(dir), dentry);
 	ul_step_end(ufs, "rmdir", p, NULL, err);
 	return err;
 }
@@ -425,10 +425,8 @@ int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
 		 struct dentry *newdentry, unsigned int flags)
 {
 	struct renamedata rd = {
-		.old_mnt_userns	= ul_upper_userns(ufs),
 		.old_dir	= d_inode(olddir),
 		.old_dentry	= olddentry,
-		.new_mnt_userns	= ul_upper_userns(ufs),
 		.new_dir	= d_inode(newdir),
 		.new_dentry	= newdentry,
 		.flags		= flags,
@@ -437,6 +435,7 @@ int ul_do_rename(struct ul_fs *ufs, struct dentry *olddir,
 	char *p2 = p1 ? ul_trace_path(ufs, newdentry) : NULL;
 	int err;
 
+	ul_renamedata_idmap(&rd, ul_upper_idmap(ufs));
 	err = ul_fault_rename();
 	if (!err)
 		err = vfs_rename(&rd);
@@ -462,7 +461,7 @@ int ul_do_setxattr(struct ul_fs *ufs, struct dentry *dentry, const char *name,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_setxattr(ul_upper_userns(ufs), dentry, name, value, size,
+	err = vfs_setxattr(ul_upper_idmap(ufs), dentry, name, value, size,
 			   flags);
 	ul_step_end(ufs, "setxattr", p, name, err);
 	return err;
@@ -482,8 +481,33 @@ int ul_do_removexattr(struct ul_fs *ufs, struct dentry *dentry,
 	char *p = ul_trace_path(ufs, dentry);
 	int err;
 
-	err = vfs_removexattr(ul_upper_userns(ufs), dentry, name);
+	err = vfs_removexattr(ul_upper_idmap(ufs), dentry, name);
 	ul_step_end(ufs, "removexattr", p, name, err);
+	return err;
+}
+
+/**
+ * ul_do_set_acl - set or remove a POSIX ACL of an upper or work object
+ * @ufs: the union
+ * @dentry: the object (not locked; vfs_set_acl() locks it)
+ * @name: XATTR_NAME_POSIX_ACL_ACCESS or XATTR_NAME_POSIX_ACL_DEFAULT
+ * @acl: the ACL, or NULL to remove it
+ *
+ * Traced as the xattr change it makes on disk.
+ *
+ * Return: 0 or a negative errno from vfs_set_acl() or vfs_remove_acl().
+ */
+int ul_do_set_acl(struct ul_fs *ufs, struct dentry *dentry, const char *name,
+		  struct posix_acl *acl)
+{
+	char *p = ul_trace_path(ufs, dentry);
+	int err;
+
+	if (acl)
+		err = vfs_set_acl(ul_upper_idmap(ufs), dentry, name, acl);
+	else
+		err = vfs_remove_acl(ul_upper_idmap(ufs), dentry, name);
+	ul_step_end(ufs, acl ? "setxattr" : "removexattr", p, name, err);
 	return err;
 }
 
@@ -503,7 +527,7 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 
 	if (WARN_ON(attr->ia_valid & ATTR_FILE))
 		attr->ia_valid &= ~ATTR_FILE;
-	err = notify_change(ul_upper_userns(ufs), dentry, attr, NULL);
+	err = notify_change(ul_upper_idmap(ufs), dentry, attr, NULL);
 	ul_step_end(ufs, "setattr", p, NULL, err);
 	return err;
 }
@@ -526,7 +550,7 @@ int ul_do_fileattr_set(struct ul_fs *ufs, struct dentry *dentry,
 	if (WARN_ON(fa->flags & (FS_APPEND_FL | FS_IMMUTABLE_FL)))
 		return -EIO;
 	p = ul_trace_path(ufs, dentry);
-	err = vfs_fileattr_set(ul_upper_userns(ufs), dentry, fa);
+	err = vfs_fileattr_set(ul_upper_idmap(ufs), dentry, fa);
 	ul_step_end(ufs, "fileattr", p, NULL, err);
 	return err;
 }
@@ -648,7 +672,7 @@ struct dentry *ul_lookup_temp(struct ul_fs *ufs)
 
 	snprintf(name, sizeof(name), "#%lx",
 		 atomic_long_inc_return(&ufs->tmp_counter));
-	temp = lookup_one(ul_upper_userns(ufs), name, ufs->workdir,
+	temp = lookup_one(ul_upper_idmap(ufs), name, ufs->workdir,
 			  strlen(name));
 	if (!IS_ERR(temp) && d_really_is_positive(temp)) {
 		pr_err("unionlite: work/%s exists already\n", name);
@@ -701,7 +725,7 @@ struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
 
 	if (!d_unhashed(dentry) && d_really_is_positive(dentry))
 		return dentry;
-	again = lookup_one(ul_upper_userns(ufs), dentry->d_name.name, dir,
+	again = lookup_one(ul_upper_idmap(ufs), dentry->d_name.name, dir,
 			   dentry->d_name.len);
 	dput(dentry);
 	if (!IS_ERR(again) && d_really_is_negative(again)) {
@@ -784,7 +808,8 @@ void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp)
  * @upperdir: the upper directory
  *
  * Return: the trap of lock_rename(); an object equal to it must not be
- * renamed. It is NULL unless the layers overlap, which mount refuses.
+ * renamed. It is NULL unless the layers overlap, which mount refuses. An
+ * ERR_PTR (since 6.7: the two are not connected) leaves both unlocked.
  */
 struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir)
 {
@@ -907,7 +932,7 @@ int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir)
 	list_sort(NULL, &nc.names, ul_name_cmp);
 	inode_lock_nested(d_inode(dir), I_MUTEX_CHILD);
 	list_for_each_entry(n, &nc.names, next) {
-		child = lookup_one(ul_upper_userns(ufs), n->name, dir, n->len);
+		child = lookup_one(ul_upper_idmap(ufs), n->name, dir, n->len);
 		if (IS_ERR(child)) {
 			err = PTR_ERR(child);
 			break;
@@ -967,7 +992,7 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
 		if (err)
 			break;
 		inode_lock_nested(d_inode(dir), I_MUTEX_PARENT);
-		child = lookup_one(ul_upper_userns(ufs), n->name, dir, n->len);
+		child = lookup_one(ul_upper_idmap(ufs), n->name, dir, n->len);
 		inode_unlock(d_inode(dir));
 		if (IS_ERR(child)) {
 			err = PTR_ERR(child);

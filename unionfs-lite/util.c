@@ -53,7 +53,7 @@ void ul_drop_write(struct super_block *sb)
 
 /**
  * ul_check_opaque - is a real directory opaque?
- * @userns: the idmapping of its layer's mount
+ * @idmap: the idmapping of its layer's mount
  * @real: a dentry of the upper or a lower layer
  *
  * Called with the mounter's credentials.
@@ -61,14 +61,14 @@ void ul_drop_write(struct super_block *sb)
  * Return: 1 if @real is a directory with trusted.overlay.opaque = "y",
  * 0 if not, a negative errno if the attribute could not be read.
  */
-int ul_check_opaque(struct user_namespace *userns, struct dentry *real)
+int ul_check_opaque(struct ul_idmap *idmap, struct dentry *real)
 {
 	ssize_t res;
 	char val;
 
 	if (!d_is_dir(real))
 		return 0;
-	res = vfs_getxattr(userns, real, UL_XATTR_OPAQUE, &val, 1);
+	res = vfs_getxattr(idmap, real, UL_XATTR_OPAQUE, &val, 1);
 	if (res == 1 && val == 'y')
 		return 1;
 	if (res < 0 && res != -ENODATA && res != -EOPNOTSUPP && res != -ERANGE)

@@ -8,7 +8,7 @@
 # gives up; then e2fsck -fn must be clean and the union is checked as on
 # ext4. Measured, not judged: the states seen, the violations and the
 # repairs are counted per transition in
-# build/logs/base/crash-unionlite-ext2.cuts; the test fails on what is
+# build/logs/TREE-base/crash-unionlite-ext2.cuts; the test fails on what is
 # no measurement (an image e2fsck cannot repair, a check that cannot
 # run, a kernel warning, work/ not empty after a mount, too few cuts).
 CRASH_UPPER_FS=ext2

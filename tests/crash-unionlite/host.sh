@@ -15,7 +15,7 @@
 # than one step has one between two steps and some cut has left
 # something in work/; 120 cuts (UL_CRASH_CUTS) at most; the soaks
 # (make crash-soak) go deeper. The per-cut lines and the table per transition are in
-# build/logs/base/crash-unionlite.cuts. UL_CRASH_TARGETS="CLASS..." aims
+# build/logs/TREE-base/crash-unionlite.cuts. UL_CRASH_TARGETS="CLASS..." aims
 # the cuts at those transitions only, e.g.
 #   UL_CRASH_TARGETS=rename-lower-q qemu-boot/run-test.sh crash-unionlite base
 . ../lib/crash.sh

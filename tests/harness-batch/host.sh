@@ -5,14 +5,14 @@
 # is of its own kind, a hang is caught at the hanging test's own TIMEOUT
 # (6 s, not the batch's sum) and the test after it runs alone.
 tests="boot harness-warn harness-exit1 harness-golden harness-timeout harness-fsck-guest"
-UL_LOGS=$run/logs UL_RUNS=$run/runs "$UL_TOP/qemu-boot/run-batch.sh" base $tests \
+UL_LOGS=$run/logs UL_RUNS=$run/runs "$UL_TOP/qemu-boot/run-batch.sh" "$kv" $tests \
 	> "$run/batch.out" 2>&1
 echo "run-batch.sh exit status: $?"
 grep -o '^harness-fsck-guest: not reached in the batch, run alone$' "$run/batch.out"
 for t in $tests; do
-	v=$run/logs/base/$t.verdict
+	v=$run/logs/$kv/$t.verdict
 	echo "$t: $(head -n 1 "$v") $(sed -n '2,$p' "$v" | grep -v '^time:' | cut -d: -f1 | sort -u | tr '\n' ' ')"
 done
-secs=$(sed -n 's/^time: \([0-9]*\).*/\1/p' "$run/logs/base/harness-timeout.verdict")
+secs=$(sed -n 's/^time: \([0-9]*\).*/\1/p' "$run/logs/$kv/harness-timeout.verdict")
 [ "$secs" -lt 30 ] && echo "harness-timeout: killed at its own TIMEOUT"
-grep -c '^UNIONLITE-BEGIN' "$run/runs/base/batch-boot/console.log" | sed 's/^/tests begun in the one boot: /'
+grep -c '^UNIONLITE-BEGIN' "$run/runs/$kv/batch-boot/console.log" | sed 's/^/tests begun in the one boot: /'

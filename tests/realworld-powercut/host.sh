@@ -3,7 +3,7 @@
 # cuts both unions at the same moment of the phase (a random 0.5 to 7.9 s
 # after the guest opens the window, UL_RW_CUTS rounds, default 6); each
 # cut boot (guest.sh) is followed by a check boot (check.sh). Per cut, in
-# build/logs/VARIANT/realworld-powercut.cuts: the cut, what dpkg --audit
+# build/logs/TREE-VARIANT/realworld-powercut.cuts: the cut, what dpkg --audit
 # reported before the recovery, and the check's verdict.
 n=${UL_RW_CUTS:-6}
 cuts=$logs/$test.cuts
