@@ -2,8 +2,10 @@
 # qemu-boot/; each builds only what changed. See README.md.
 #
 #   make demo            build what is needed, boot, show the scenarios
-#   make test            every test on the kernels it asks for
-#   make test TESTS="a b" VARIANTS=base    a subset
+#   make test            every test on the kernels it asks for, on each
+#                        tree of LINUX (6.1; LINUX="6.1 6.12" for both)
+#   make test TESTS="a b" VARIANTS=base LINUX=6.12    a subset
+#   make debug           the tests that name debug, on the debug kernels
 #   make shell           interactive guest, module loaded
 #   make check           checkpatch --strict, sparse (C=2) and W=1
 #   make bench           benchmarks: unionlite against overlayfs
@@ -26,7 +28,7 @@ VARIANT ?= base
 LINUX ?= 6.1
 export VARIANTS LINUX
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan
+.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan debug
 
 all: test
 
@@ -64,6 +66,11 @@ crash-states:
 		tests/lib/crash-states-table.sh $$l/crash-states.log \
 		$$l/crash-states-ext2.log $$l/crash-states-overlayfs.log | \
 		tee $$l/crash-states.table; done; exit $$rc
+
+# make debug: every test whose VARIANTS names debug, on each tree's debug
+# kernel (KASAN, lockdep)
+debug:
+	@VARIANTS=debug qemu-boot/test.sh $(TESTS)
 
 # make kcsan: every test whose VARIANTS names kcsan, on the kcsan kernel;
 # then the detector's counters of each run

@@ -23,8 +23,9 @@ UL_JOBS=${UL_JOBS:-$(nproc)}
 # unless their test.conf says otherwise.
 UL_VARIANTS="base debug kcsan pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
-# make test runs these; the kcsan variant's tests run with make kcsan
-# (its kernel would take the cold run past its budget: docs/harness.md)
+# make test runs these on each tree; the kcsan variant's tests run with
+# make kcsan (its kernel would take the cold run past its budget:
+# docs/harness.md)
 UL_TEST_VARIANTS="base debug pristine mutant"
 # Where the runs keep their logs and verdicts (logs/VARIANT/TEST.*) and
 # their images (run/VARIANT/TEST/); a harness self-test moves them aside.

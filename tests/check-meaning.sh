@@ -33,7 +33,7 @@
 # a line joined with the next; its first group of digits is the count.
 # The function prints the number the tree gives.
 COUNTS=(
-	"README.md	runs ([0-9]+) tests,	n_tests"
+	"README.md	runs ([0-9]+) tests on	n_tests"
 	"README.md	([0-9]+) tests run on base	n_tests base"
 	"README.md	([0-9]+) on debug	n_tests debug"
 	"README.md	([0-9]+) on kcsan	n_tests kcsan"

@@ -450,10 +450,11 @@ int ul_set_acl(struct ul_idmap *idmap, struct dentry *dentry,
 		old = vfs_get_acl(ul_layer_idmap(UL_E(dentry)->lower.layer),
 				  ul_dentry_lower(dentry), name);
 		revert_creds(old_cred);
-		if (old == ERR_PTR(-ENODATA))
+		/* none to remove (ENODATA), as overlayfs */
+		err = PTR_ERR_OR_ZERO(old);
+		if (err)
 			goto out_drop_write;
-		if (!IS_ERR(old))
-			posix_acl_release(old);
+		posix_acl_release(old);
 	}
 	err = ul_copy_up(dentry);
 	if (err)
@@ -647,5 +648,5 @@ const struct inode_operations ul_symlink_iops = {
 	.getattr	= ul_getattr,
 	.setattr	= ul_setattr,
 	.listxattr	= ul_listxattr,
-	UL_ACL_IOPS,
+	UL_SYMLINK_ACL_IOPS,
 };

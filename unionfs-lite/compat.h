@@ -18,6 +18,7 @@
 #include <linux/posix_acl_xattr.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/version.h>
 #include <linux/xattr.h>
 
@@ -148,6 +149,40 @@ static inline ino_t d_parent_ino(struct dentry *dentry)
 #endif
 
 /*
+ * A write to the real file under its filesystem's freeze protection:
+ * 6.12's vfs_iter_write() takes it itself, 6.1's leaves it to the caller.
+ */
+static inline ssize_t ul_iter_write(struct file *file, struct iov_iter *iter,
+				    loff_t *ppos, rwf_t flags)
+{
+#if UL_LINUX_6_12
+	return vfs_iter_write(file, iter, ppos, flags);
+#else
+	ssize_t ret;
+
+	file_start_write(file);
+	ret = vfs_iter_write(file, iter, ppos, flags);
+	file_end_write(file);
+	return ret;
+#endif
+}
+
+/*
+ * Splice from a file to one whose filesystem's freeze protection the
+ * caller holds (ul_want_write()): 6.12's do_splice_direct() takes it
+ * again, splice_file_range() does not.
+ */
+static inline long ul_splice_direct(struct file *in, loff_t *ipos,
+				    struct file *out, loff_t *opos, size_t len)
+{
+#if UL_LINUX_6_12
+	return splice_file_range(in, ipos, out, opos, len);
+#else
+	return do_splice_direct(in, ipos, out, opos, len, SPLICE_F_MOVE);
+#endif
+}
+
+/*
  * POSIX ACLs. Since 6.2 they are inode operations (->get_inode_acl() for
  * permission checks, ->get_acl() and ->set_acl() on a dentry), read and
  * written with vfs_get_acl(), vfs_set_acl() and vfs_remove_acl(); the
@@ -160,10 +195,14 @@ static inline ino_t d_parent_ino(struct dentry *dentry)
 	.get_inode_acl	= ul_get_inode_acl,		\
 	.get_acl	= ul_get_acl,			\
 	.set_acl	= ul_set_acl
+/* symlinks have none to get or set (EOPNOTSUPP, as on overlayfs) */
+#define UL_SYMLINK_ACL_IOPS				\
+	.get_inode_acl	= ul_get_inode_acl
 #else
 #define UL_ACL_XATTRS
 #define UL_ACL_IOPS					\
 	.get_acl	= ul_get_inode_acl
+#define UL_SYMLINK_ACL_IOPS UL_ACL_IOPS
 
 static inline struct posix_acl *get_inode_acl(struct inode *inode, int type)
 {

@@ -219,10 +219,8 @@ static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 	if (ret)
 		goto out_unlock;
 	old_cred = ul_override_creds(inode->i_sb);
-	file_start_write(realfile);
-	ret = vfs_iter_write(realfile, iter, &iocb->ki_pos,
-			     ul_iocb_to_rwf(iocb->ki_flags));
-	file_end_write(realfile);
+	ret = ul_iter_write(realfile, iter, &iocb->ki_pos,
+			    ul_iocb_to_rwf(iocb->ki_flags));
 	revert_creds(old_cred);
 	ul_copyattr(inode);
 out_unlock:

@@ -633,9 +633,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 			break;
 		ipos = data;
 		opos = data;
-		bytes = do_splice_direct(in, &ipos, out, &opos,
-					 min_t(loff_t, hole - data, UL_COPY_CHUNK),
-					 SPLICE_F_MOVE);
+		bytes = ul_splice_direct(in, &ipos, out, &opos,
+					 min_t(loff_t, hole - data, UL_COPY_CHUNK));
 		/* a signal for the caller is no reason to fail the copy */
 		if ((bytes == -EINTR || bytes == -ERESTARTSYS) &&
 		    !fatal_signal_pending(current))
