@@ -21,6 +21,9 @@
 #include <linux/splice.h>
 #include <linux/version.h>
 #include <linux/xattr.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#include <linux/backing-file.h>
+#endif
 
 /*
  * struct ul_idmap: the idmapping of a mount, which every inode operation
@@ -112,6 +115,32 @@ static inline int ul_vfs_getattr(const struct path *path, struct kstat *stat,
 #endif
 
 #define UL_LINUX_6_12 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+
+/*
+ * Whether /proc/mounts shows redirect_dir=follow, as overlayfs of the
+ * same tree does: 6.1 shows every value but "off"; 6.12 takes "off" as
+ * "follow" (what both mean in unionlite) and shows neither.
+ */
+#define UL_SHOW_REDIRECT_FOLLOW (!UL_LINUX_6_12)
+
+/*
+ * The real file behind @user_file, an open union file. 6.12 opens a
+ * backing file (fs/backing-file.c, CONFIG_FS_STACK, which overlayfs
+ * selects): its f_path is the real one, while what names the file to
+ * users, as /proc/PID/maps does for a mapping, shows the union's. 6.1
+ * has only open_with_fake_path(), whose file has the union's f_path for
+ * the real inode, which the layer's own calls then see: a plain open.
+ */
+static inline struct file *ul_open_real(struct file *user_file, int flags,
+					const struct path *real,
+					const struct cred *cred)
+{
+#if UL_LINUX_6_12
+	return backing_file_open(user_file, flags, real, cred);
+#else
+	return dentry_open(real, flags, cred);
+#endif
+}
 
 /* A lower object from its file handle: 6.12 takes decode flags (none). */
 static inline struct dentry *ul_decode_fh(struct vfsmount *mnt,

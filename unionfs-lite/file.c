@@ -65,10 +65,9 @@ static int ul_open(struct inode *inode, struct file *file)
 	ul_real_path(dentry, &realpath);
 	old_cred = ul_override_creds(sb);
 	/* O_TRUNC: the VFS truncates through ->setattr after the open */
-	realfile = dentry_open(&realpath,
-			       file->f_flags & ~(O_CREAT | O_EXCL | O_NOCTTY |
-						 O_TRUNC),
-			       current_cred());
+	realfile = ul_open_real(file, file->f_flags & ~(O_CREAT | O_EXCL |
+							O_NOCTTY | O_TRUNC),
+				&realpath, current_cred());
 	revert_creds(old_cred);
 	if (IS_ERR(realfile)) {
 		kfree(uf);
@@ -119,7 +118,7 @@ static struct file *ul_file_current(struct file *file)
 		return uf->real;
 	upath.mnt = ufs->upper_mnt;
 	old_cred = ul_file_creds(file);
-	upper = dentry_open(&upath, uf->real->f_flags, current_cred());
+	upper = ul_open_real(file, uf->real->f_flags, &upath, current_cred());
 	revert_creds(old_cred);
 	if (IS_ERR(upper))
 		return upper;

@@ -156,7 +156,9 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 	if (ufs->config.default_permissions)
 		seq_puts(m, ",default_permissions");
 	/* as overlayfs: what differs from the default */
-	if (ufs->config.redirect != UL_REDIRECT_OFF)
+	if (ufs->config.redirect != UL_REDIRECT_OFF &&
+	    (ufs->config.redirect != UL_REDIRECT_FOLLOW ||
+	     UL_SHOW_REDIRECT_FOLLOW))
 		seq_printf(m, ",redirect_dir=%s",
 			   ul_redirect_names[ufs->config.redirect].name);
 	if (ufs->config.xino != UL_XINO_UNSET && !ufs->same_fs)

@@ -1,11 +1,12 @@
 # What a copy-up takes with it, on an ext4 upper and on a tmpfs one
-# (which has trusted.* and security.* xattrs but no user.* ones, and no
-# O_DIRECT): every xattr of the lower object but the union's own
-# trusted.overlay.*, user.*, trusted.* and security.* alike; one the
-# upper cannot hold (user.* on tmpfs) is left behind and the copy-up
-# goes on. And a descriptor opened read-only, then given O_DIRECT with
-# fcntl(F_SETFL), reads; after the file was copied up it reads the copy,
-# which on tmpfs cannot do O_DIRECT: EINVAL, on both.
+# (which on 6.1 has trusted.* and security.* xattrs but no user.* ones,
+# and no O_DIRECT; 6.12's has both): every xattr of the lower object but
+# the union's own trusted.overlay.*, user.*, trusted.* and security.*
+# alike; one the upper cannot hold (user.* on 6.1's tmpfs) is left
+# behind and the copy-up goes on. And a descriptor opened read-only,
+# then given O_DIRECT with fcntl(F_SETFL), reads; after the file was
+# copied up it reads the copy, which on 6.1's tmpfs cannot do O_DIRECT:
+# EINVAL, on both.
 # On unionlite and on overlayfs, transcripts compared.
 . /tests/union-lib/union.sh
 ul_start || exit 1
