@@ -2,8 +2,8 @@
 # qemu-boot/; each builds only what changed. See README.md.
 #
 #   make demo            build what is needed, boot, show the scenarios
-#   make test            every test on the kernels it asks for, on each
-#                        tree of LINUX (6.1; LINUX="6.1 6.12" for both)
+#   make test            every test on the base kernel and its ext2
+#                        variants, on each tree of LINUX (6.1 6.12)
 #   make test TESTS="a b" VARIANTS=base LINUX=6.12    a subset
 #   make debug           the tests that name debug, on the debug kernels
 #   make shell           interactive guest, module loaded
@@ -25,7 +25,7 @@ TESTS ?=
 VARIANT ?= base
 # the Linux trees: make test runs each; the other targets use the first
 # (qemu-boot/lib.sh)
-LINUX ?= 6.1
+LINUX ?= 6.1 6.12
 export VARIANTS LINUX
 
 .PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan debug
@@ -99,8 +99,9 @@ fuzz:
 	qemu-boot/test.sh diff-fuzz; rc=$$?; \
 	for k in $(LINUX); do cat build/logs/$$k-$(or $(VARIANT),base)/diff-fuzz.out; done; exit $$rc
 
+# make kernels [VARIANTS=debug]: what make test boots (or VARIANTS), built
 kernels:
-	@qemu-boot/prepare.sh $(foreach k,$(LINUX),$(addprefix $(k)-,base debug pristine mutant))
+	@qemu-boot/prepare.sh $(foreach k,$(LINUX),$(addprefix $(k)-,$(or $(VARIANTS),base pristine mutant)))
 
 shell:
 	@qemu-boot/shell.sh $(VARIANT)

@@ -23,10 +23,10 @@ UL_JOBS=${UL_JOBS:-$(nproc)}
 # unless their test.conf says otherwise.
 UL_VARIANTS="base debug kcsan pristine mutant"
 UL_DEFAULT_VARIANTS="base debug"
-# make test runs these on each tree; the kcsan variant's tests run with
-# make kcsan (its kernel would take the cold run past its budget:
-# docs/harness.md)
-UL_TEST_VARIANTS="base debug pristine mutant"
+# make test runs these on each tree; the debug and kcsan variants' tests
+# run with make debug and make kcsan (their kernels would take the cold
+# run past its budget: docs/harness.md)
+UL_TEST_VARIANTS="base pristine mutant"
 # Where the runs keep their logs and verdicts (logs/VARIANT/TEST.*) and
 # their images (run/VARIANT/TEST/); a harness self-test moves them aside.
 UL_LOGS=${UL_LOGS:-$UL_BUILD/logs}
@@ -47,7 +47,7 @@ UL_STORE=${UL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/unionlite}
 # modules and initramfs are under build/N/; its runs' logs under
 # logs/N-VARIANT/.
 UL_LINUXES="6.1 6.12"
-LINUX=${LINUX:-6.1}
+LINUX=${LINUX:-6.1 6.12}
 # ul_use_linux N: select tree N for the settings below.
 ul_use_linux() {
 	case " $UL_LINUXES " in
