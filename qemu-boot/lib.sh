@@ -32,6 +32,15 @@ UL_TEST_VARIANTS="base pristine mutant"
 UL_LOGS=${UL_LOGS:-$UL_BUILD/logs}
 UL_RUNS=${UL_RUNS:-$UL_BUILD/run}
 
+# ul_sentinel_rc LINE: the rc of a UNIONLITE-RESULT line. The console
+# can print a kernel message into the line right after the digits
+# ("rc=0input: ..."): that is not part of it.
+ul_sentinel_rc() {
+	local rc=${1##*rc=}
+
+	echo "${rc%%[!0-9]*}"
+}
+
 # The store: the extracted trees and the kernel build directories, shared
 # by every clone of the project on the machine and kept outside them,
 # each under a name made from its inputs (tree: the tarball and the

@@ -129,8 +129,8 @@ for t in "$@"; do
 		[ -f "$logs/$t.out" ] || : > "$logs/$t.out"
 		reasons+=("timeout: no sentinel${hung:+ after $hung} (hang or crash); $(tail -c 300 "$brun/qemu.stderr" | tr '\n' ' ')")
 		secs[$t]=$wall
-	elif [ "${sentinel##*rc=}" != 0 ]; then
-		reasons+=("rc: guest script exited ${sentinel##*rc=}")
+	elif [ "$(ul_sentinel_rc "$sentinel")" != 0 ]; then
+		reasons+=("rc: guest script exited $(ul_sentinel_rc "$sentinel")")
 	fi
 	[ -n "$HOST_POST" ] && (cd "$UL_TOP/tests/$t" && "./$HOST_POST" "${imgs[@]}")
 	ul_judge "$t" "$kv" "${secs[$t]}" || rc=1

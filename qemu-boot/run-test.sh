@@ -169,7 +169,7 @@ ul_boot() {
 	elif [ "$(echo "$sentinel" | wc -l)" != 1 ]; then
 		UL_BOOT_RC=many
 	else
-		UL_BOOT_RC=${sentinel##*rc=}
+		UL_BOOT_RC=$(ul_sentinel_rc "$sentinel")
 	fi
 	[ "$UL_BOOT_RC" = 0 ] || [ "$UL_BOOT_RC" = cut ]
 }
