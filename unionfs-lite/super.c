@@ -685,6 +685,9 @@ static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
 	int err;
 
 	work = ul_get_workdir(ufs, &created);
+	/* work/incompat not empty: as overlayfs, no mount */
+	if (work == ERR_PTR(-EINVAL))
+		return -EINVAL;
 	if (IS_ERR(work)) {
 		pr_warn("unionlite: cannot make the work dir %s/%s (%ld): mounting read-only\n",
 			ufs->config.workdir, UL_WORK_NAME, PTR_ERR(work));

@@ -26,6 +26,8 @@
 #define UL_XATTR_REDIRECT	UL_XATTR_PREFIX "redirect"
 #define UL_XATTR_METACOPY	UL_XATTR_PREFIX "metacopy"
 #define UL_WORK_NAME		"work"
+/* <workdir>/work/incompat/FEATURE: a mount unionlite must refuse */
+#define UL_INCOMPAT_NAME	"incompat"
 
 /* The most lower layers one union stacks (lowerdir=L1:L2:...:Ln). */
 #define UL_MAX_LOWER		500

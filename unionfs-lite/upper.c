@@ -987,6 +987,18 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
 	} while (!err);
 	fput(file);
 
+	/*
+	 * work/incompat/FEATURE: a mount with a feature unionlite lacks,
+	 * overlayfs's "volatile" (no sync of the upper), left it; its
+	 * upper may have lost writes. Refused as overlayfs refuses it.
+	 */
+	if (!err && depth == 1 && !list_empty(&nc.names) &&
+	    !strcmp(dir->d_name.name, UL_INCOMPAT_NAME)) {
+		n = list_first_entry(&nc.names, struct ul_name, next);
+		pr_err("unionlite: overlay with incompat feature '%.*s' cannot be mounted\n",
+		       n->len, n->name);
+		err = -EINVAL;
+	}
 	list_for_each_entry(n, &nc.names, next) {
 		if (err)
 			break;
@@ -1026,9 +1038,10 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
  *
  * Called at mount, with the mounter's credentials and write access to the
  * upper mount. Orphan directories may hold whiteouts and subdirectories,
- * so the removal recurses (at most UL_CLEAN_MAX_DEPTH levels).
+ * so the removal recurses (at most UL_CLEAN_MAX_DEPTH levels). A
+ * non-empty work/incompat stops it.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EINVAL for work/incompat, or another negative errno.
  */
 int ul_clean_workdir(struct ul_fs *ufs, struct dentry *work,
 		     unsigned long *count)
