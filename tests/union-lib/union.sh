@@ -14,12 +14,6 @@ ul_start() {
 	ul_load "$@" && ul_mount_disks
 }
 
-# ul_linux: the tree of the running kernel (6.1, 6.12), as the harness
-# passes it on the command line
-ul_linux() {
-	sed -n 's/.*ul\.linux=\([^ ]*\).*/\1/p' /proc/cmdline
-}
-
 # ul_fstype BASE: the filesystem type mounted at BASE
 ul_fstype() {
 	awk -v m="$1" '$2 == m { print $3 }' /proc/mounts

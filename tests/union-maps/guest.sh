@@ -24,7 +24,7 @@ maps() {
 	umount $UL_MNT
 }
 
-[ "$(ul_linux)" = 6.1 ] &&
+[ "$(ul_arg linux)" = 6.1 ] &&
 	UL_INTENDED='^(lower-only|copied-up): '
 ul_against_overlay maps || rc=1
 ul_finish $rc
