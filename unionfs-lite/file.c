@@ -203,6 +203,7 @@ static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 	struct inode *inode = file_inode(file);
 	const struct cred *old_cred;
 	ssize_t ret;
+	int ifl;
 
 	if (IS_ERR(realfile))
 		return PTR_ERR(realfile);
@@ -217,9 +218,12 @@ static ssize_t ul_write_iter(struct kiocb *iocb, struct iov_iter *iter)
 	ret = file_remove_privs(file);
 	if (ret)
 		goto out_unlock;
+	ifl = iocb->ki_flags;
+	/* a volatile union passes no sync on (overlayfs drops the same) */
+	if (UL_FS(inode->i_sb)->config.no_sync)
+		ifl &= ~(IOCB_DSYNC | IOCB_SYNC);
 	old_cred = ul_override_creds(inode->i_sb);
-	ret = ul_iter_write(realfile, iter, &iocb->ki_pos,
-			    ul_iocb_to_rwf(iocb->ki_flags));
+	ret = ul_iter_write(realfile, iter, &iocb->ki_pos, ul_iocb_to_rwf(ifl));
 	revert_creds(old_cred);
 	ul_copyattr(inode);
 out_unlock:
@@ -268,10 +272,14 @@ static int ul_mmap(struct file *file, struct vm_area_struct *vma)
 
 static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
-	struct file *realfile = ul_file_current(file);
+	struct file *realfile;
 	const struct cred *old_cred;
 	int ret;
 
+	ret = ul_sync_status(UL_FS(file_inode(file)->i_sb));
+	if (ret <= 0)
+		return ret;
+	realfile = ul_file_current(file);
 	if (IS_ERR(realfile))
 		return PTR_ERR(realfile);
 	old_cred = ul_file_creds(file);

@@ -51,6 +51,7 @@ static inline void ul_fault_exit(void) { }
 const struct cred *ul_override_creds(struct super_block *sb);
 int ul_want_write(struct super_block *sb);
 void ul_drop_write(struct super_block *sb);
+int ul_sync_status(struct ul_fs *ufs);
 int ul_check_opaque(struct ul_idmap *idmap, struct dentry *real);
 
 /* upper.c: the only code that changes the upper layer and the work dir */
@@ -94,6 +95,7 @@ void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);
 void ul_cleanup_temp(struct ul_fs *ufs, struct dentry *temp);
 struct dentry *ul_lock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
 void ul_unlock_work_upper(struct ul_fs *ufs, struct dentry *upperdir);
+int ul_mark_volatile(struct ul_fs *ufs);
 int ul_clean_workdir(struct ul_fs *ufs, struct dentry *work,
 		     unsigned long *count);
 int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir);

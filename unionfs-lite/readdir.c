@@ -707,6 +707,9 @@ static int ul_dir_fsync(struct file *file, loff_t start, loff_t end,
 
 	if (!upper)
 		return 0;	/* nothing of it is in the upper layer */
+	err = ul_sync_status(ufs);
+	if (err <= 0)
+		return err;
 	old_cred = ul_override_creds(dentry->d_sb);
 	real = dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
 	err = PTR_ERR(real);

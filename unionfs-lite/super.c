@@ -61,17 +61,29 @@ static void ul_evict_inode(struct inode *inode)
 	kfree(ui->below);
 }
 
-/* syncfs() and sync() of the union reach the upper filesystem */
+/*
+ * syncfs() and sync() of the union reach the upper filesystem; in a
+ * volatile union they report its writeback errors since the mount
+ * instead. syncfs() takes its result from the union's own error state,
+ * not from this return, so an error is recorded there too.
+ */
 static int ul_sync_fs(struct super_block *sb, int wait)
 {
-	struct vfsmount *upper_mnt = UL_FS(sb)->upper_mnt;
+	struct ul_fs *ufs = UL_FS(sb);
 	struct super_block *upper_sb;
 	int err;
 
-	/* sync_filesystem() of the upper does both passes at once */
-	if (!wait || !upper_mnt)
+	if (!ufs->upper_mnt)
 		return 0;
-	upper_sb = upper_mnt->mnt_sb;
+	err = ul_sync_status(ufs);
+	if (err < 0) {
+		errseq_set(&sb->s_wb_err, -EIO);
+		return -EIO;
+	}
+	/* sync_filesystem() of the upper does both passes at once */
+	if (!err || !wait)
+		return 0;
+	upper_sb = ufs->upper_mnt->mnt_sb;
 	down_read(&upper_sb->s_umount);
 	err = sync_filesystem(upper_sb);
 	up_read(&upper_sb->s_umount);
@@ -164,6 +176,8 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 	if (ufs->config.xino != UL_XINO_UNSET && !ufs->same_fs)
 		seq_printf(m, ",xino=%s",
 			   ufs->config.xino == UL_XINO_ON ? "on" : "auto");
+	if (ufs->config.no_sync)
+		seq_puts(m, ",volatile");
 	return 0;
 }
 
@@ -189,6 +203,7 @@ enum {
 	UL_OPT_METACOPY,
 	UL_OPT_NFS_EXPORT,
 	UL_OPT_XINO,
+	UL_OPT_VOLATILE,
 };
 
 /*
@@ -207,6 +222,7 @@ static const struct fs_parameter_spec ul_fs_parameters[] = {
 	fsparam_string("metacopy", UL_OPT_METACOPY),
 	fsparam_string("nfs_export", UL_OPT_NFS_EXPORT),
 	fsparam_string("xino", UL_OPT_XINO),
+	fsparam_flag("volatile", UL_OPT_VOLATILE),
 	{}
 };
 
@@ -268,6 +284,9 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case UL_OPT_DEFAULT_PERMISSIONS:
 		/* as on overlayfs 6.1: accepted and shown, nothing changes */
 		ufs->config.default_permissions = true;
+		return 0;
+	case UL_OPT_VOLATILE:
+		ufs->config.no_sync = true;
 		return 0;
 	case UL_OPT_REDIRECT_DIR:
 		opt = lookup_constant(ul_redirect_names, param->string, -1);
@@ -702,6 +721,13 @@ static int ul_make_workdir(struct fs_context *fc, struct ul_fs *ufs)
 	}
 	if (!err)
 		err = ul_probe_upper(fc, ufs);
+	if (!err && ufs->config.no_sync) {
+		err = ul_mark_volatile(ufs);
+		if (err)
+			errorfc(fc, "cannot create %s/%s/%s/volatile/dirty (%d)",
+				ufs->config.workdir, UL_WORK_NAME,
+				UL_INCOMPAT_NAME, err);
+	}
 	if (!err)
 		return 0;
 
@@ -806,6 +832,17 @@ static int ul_setup_layers(struct fs_context *fc, struct super_block *sb,
 			return ul_fail(fc, PTR_ERR(mnt), "cannot clone the upperdir mount (%ld)",
 				       PTR_ERR(mnt));
 		ufs->upper_mnt = mnt;
+		/*
+		 * A volatile union reports the upper's writeback errors from
+		 * now on; one nobody has seen yet might be a write the union
+		 * would then never report. overlayfs's words.
+		 */
+		if (ufs->config.no_sync) {
+			ufs->errseq = errseq_sample(&mnt->mnt_sb->s_wb_err);
+			if (errseq_check(&mnt->mnt_sb->s_wb_err, ufs->errseq))
+				return ul_fail(fc, -EIO,
+					       "Cannot mount volatile when upperdir has an unseen error. Sync upperdir fs to clear state.");
+		}
 	}
 	err = ul_setup_lower(fc, ufs, lower);
 	if (err)
@@ -993,6 +1030,10 @@ static int ul_get_tree(struct fs_context *fc)
 		return invalfc(fc, "missing 'workdir'");
 	if (!ufs->config.upperdir && ufs->config.numlower < 2)
 		return invalfc(fc, "without 'upperdir', 'lowerdir' needs two layers at least");
+	if (!ufs->config.upperdir && ufs->config.no_sync) {
+		pr_info("unionlite: option \"volatile\" is meaningless in a non-upper mount, ignoring it.\n");
+		ufs->config.no_sync = false;
+	}
 	return get_tree_nodev(fc, ul_fill_super);
 }
 

@@ -10,6 +10,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cred.h>
+#include <linux/errseq.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
@@ -43,6 +44,8 @@
  *	the caller's and the mounter's checks are always both made)
  * @redirect: redirect_dir=, one of enum ul_redirect_mode
  * @xino: xino= as given (UL_XINO_*): shown, the numbering is always on
+ * @no_sync: "volatile": the upper layer is never synced (a union with an
+ *	upper layer only)
  */
 struct ul_config {
 	char *lowerdir;
@@ -52,6 +55,7 @@ struct ul_config {
 	bool default_permissions;
 	int redirect;
 	int xino;
+	bool no_sync;
 };
 
 /*
@@ -131,6 +135,8 @@ struct ul_lower {
  * @whiteout_lock: protects @whiteout
  * @whiteout: the shared whiteout work/#whiteout, which new whiteouts are
  *	hard links of; NULL until the first one is needed
+ * @errseq: with @config.no_sync, the upper super block's writeback error
+ *	state at mount: an error after it fails the union's syncs
  */
 struct ul_fs {
 	struct ul_config config;
@@ -150,6 +156,7 @@ struct ul_fs {
 	unsigned int ino_shift;
 	spinlock_t whiteout_lock;	/* protects @whiteout */
 	struct dentry *whiteout;
+	errseq_t errseq;
 };
 
 /* Bits of ul_inode->flags */

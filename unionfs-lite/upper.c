@@ -588,7 +588,8 @@ static long ul_copy_chunk_rw(struct file *in, loff_t *ipos, struct file *out,
  * @len: number of bytes to copy
  *
  * The data is written and synced before the caller renames @to into place,
- * so the object never shows up in the upper layer half-copied. Holes stay
+ * so the object never shows up in the upper layer half-copied (a volatile
+ * union does not sync: after a crash its work dir is refused anyway). Holes stay
  * holes where the source reports them (SEEK_DATA, SEEK_HOLE): only data
  * is copied, and a hole at the end is left to the caller, who sets the
  * size. Only a fatal signal stops the copy.
@@ -646,7 +647,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 		}
 	}
 	kvfree(buf);
-	if (!err)
+	/* a volatile union's copy may be lost in a crash, as any write */
+	if (!err && !ufs->config.no_sync)
 		err = vfs_fsync(out, 0);
 	fput(out);
 out_fput_in:
@@ -1028,6 +1030,53 @@ static int ul_clean_dir(struct ul_fs *ufs, struct dentry *dir, int depth,
 	list_for_each_entry_safe(n, tmp, &nc.names, next)
 		kfree(n);
 	return err;
+}
+
+/**
+ * ul_mark_volatile - leave work/incompat/volatile/dirty in the work dir
+ * @ufs: the union, its work dir made
+ *
+ * A volatile union does not sync its upper layer, so after a crash the
+ * upper may lack writes it once showed. The mark, where overlayfs puts
+ * its own, makes every later mount of the work dir fail (on both
+ * unions) until the user removes work/incompat/volatile. Called at
+ * mount, with the mounter's credentials and write access to the upper.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_mark_volatile(struct ul_fs *ufs)
+{
+	static const char * const names[] = {
+		UL_INCOMPAT_NAME, "volatile", "dirty"
+	};
+	struct dentry *dir = dget(ufs->workdir), *child;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		inode_lock_nested(d_inode(dir), I_MUTEX_PARENT);
+		child = lookup_one(ul_upper_idmap(ufs), names[i], dir,
+				   strlen(names[i]));
+		if (!IS_ERR(child) && d_really_is_negative(child)) {
+			if (i + 1 < ARRAY_SIZE(names))
+				err = ul_do_mkdir(ufs, dir, child, 0);
+			else
+				err = ul_do_create(ufs, dir, child, 0);
+			if (err) {
+				dput(child);
+				child = ERR_PTR(err);
+			} else {
+				child = ul_made(ufs, dir, child);
+			}
+		}
+		inode_unlock(d_inode(dir));
+		dput(dir);
+		if (IS_ERR(child))
+			return PTR_ERR(child);
+		dir = child;
+	}
+	dput(dir);
+	return 0;
 }
 
 /**

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unionlite: what every other file uses: the mounter's credentials,
- * write access to the upper layer, the opaque mark of a real directory,
- * and the fault-injection points. It calls no other file of the
- * module; each file above uses only the files below it (ops.h lists
- * them bottom up).
+ * write access to the upper layer, whether to sync it, the opaque mark
+ * of a real directory, and the fault-injection points. It calls no
+ * other file of the module; each file above uses only the files below
+ * it (ops.h lists them bottom up).
  */
 
 #include <linux/cred.h>
@@ -49,6 +49,25 @@ int ul_want_write(struct super_block *sb)
 void ul_drop_write(struct super_block *sb)
 {
 	mnt_drop_write(UL_FS(sb)->upper_mnt);
+}
+
+/**
+ * ul_sync_status - may a sync of the union skip the upper layer?
+ * @ufs: the union
+ *
+ * A "volatile" union (overlayfs's option of that name) never syncs its
+ * upper layer: fsync(), syncfs() and the copy-up of a file's data write
+ * nothing. What they report is the upper filesystem's writeback error
+ * since the mount, so a lost write is still seen.
+ *
+ * Return: 1 when the upper layer is to be synced; otherwise 0, or the
+ * writeback error of the upper filesystem since the mount.
+ */
+int ul_sync_status(struct ul_fs *ufs)
+{
+	if (!ufs->config.no_sync)
+		return 1;
+	return errseq_check(&ufs->upper_mnt->mnt_sb->s_wb_err, ufs->errseq);
 }
 
 /**

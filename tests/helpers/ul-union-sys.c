@@ -20,6 +20,7 @@
  *     removed-cwd DIR NAME   syncfs PATH   odirect PATH
  *     odirect-setfl PATH   odirect-follow PATH   lseek PATH
  *     chmod-signals PATH MODE   inos PATH   statx-attr PATH   fill PATH
+ *     fsync PATH   write-sync PATH rwf|osync TEXT
  *
  * "as UID GID" drops every supplementary group, then sets the gid and
  * the uid. stat PATH (lstat): "mode=%06o uid=U gid=G", and " nlink=N"
@@ -42,6 +43,9 @@
  * fails: "KIB ERRNO", the KiB written and the errno's name.
  * statx-attr PATH: the append-only and immutable bits of statx()'s
  * stx_attributes and stx_attributes_mask ("attr=-i mask=ai").
+ * fsync PATH: open (read-only, so a directory too), fsync(). write-sync
+ * PATH rwf TEXT: pwritev2() at offset 0 with RWF_DSYNC; write-sync PATH
+ * osync TEXT: open with O_SYNC, pwrite() at offset 0.
  * lseek PATH: "end=E data=D", the offsets SEEK_END and SEEK_DATA give.
  * readdir DIR: every telldir() position, then seekdir() back to every
  * seventh, then a second pass after rewinddir(): same names, same order,
@@ -70,6 +74,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -956,6 +961,27 @@ static int do_op(int argc, char **argv)
 		len = syncfs(fd);
 		close(fd);
 		return report(len);
+	}
+	if (!strcmp(op, "fsync") && argc == 2) {
+		fd = open(argv[1], O_RDONLY);
+		if (fd < 0)
+			return report(fd);
+		len = fsync(fd);
+		close(fd);
+		return report(len);
+	}
+	if (!strcmp(op, "write-sync") && argc == 4) {
+		struct iovec iov = { argv[3], strlen(argv[3]) };
+		int osync = !strcmp(argv[2], "osync");
+
+		if (!osync && strcmp(argv[2], "rwf"))
+			return usage();
+		fd = open(argv[1], O_WRONLY | (osync ? O_SYNC : 0));
+		if (fd < 0)
+			return report(fd);
+		len = pwritev2(fd, &iov, 1, 0, osync ? 0 : RWF_DSYNC);
+		close(fd);
+		return report(len < 0 ? -1 : 0);
 	}
 	if (!strcmp(op, "race") && argc == 3)
 		return race(argv[1], atoi(argv[2]));
