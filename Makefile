@@ -7,6 +7,7 @@
 #   make test TESTS="a b" VARIANTS=base LINUX=6.12    a subset
 #   make debug           the tests that name debug, on the debug kernels
 #   make shell           interactive guest, module loaded
+#   make mount-program   build/unionlite-mount, for container engines
 #   make check           checkpatch --strict, sparse (C=2) and W=1
 #   make bench           benchmarks: unionlite against overlayfs
 #   make soak            the long runs (tests with KIND=soak)
@@ -28,7 +29,7 @@ VARIANT ?= base
 LINUX ?= 6.1 6.12
 export VARIANTS LINUX
 
-.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan debug
+.PHONY: all demo test shell check clean kernels bench soak crash-soak crash-states race-soak fuzz kcsan debug mount-program
 
 all: test
 
@@ -102,6 +103,13 @@ fuzz:
 # make kernels [VARIANTS=debug]: what make test boots (or VARIANTS), built
 kernels:
 	@qemu-boot/prepare.sh $(foreach k,$(LINUX),$(addprefix $(k)-,$(or $(VARIANTS),base pristine mutant)))
+
+# make mount-program: build/unionlite-mount, the program container
+# engines run to mount a union (docs/containers.md)
+mount-program:
+	@mkdir -p build && gcc -static -O2 -Wall -Wextra -Werror \
+	-DUL_VERSION="\"$$(git describe --always --dirty 2>/dev/null || echo unknown)\"" \
+	-o build/unionlite-mount unionfs-lite/mount/unionlite-mount.c && echo build/unionlite-mount
 
 shell:
 	@qemu-boot/shell.sh $(VARIANT)

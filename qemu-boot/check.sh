@@ -26,7 +26,8 @@ for k in $LINUX; do
 	ul_use_linux "$k"
 	"$UL_TOP/qemu-boot/prepare.sh" "$k-base"
 	cp="$UL_TREE/scripts/checkpatch.pl --strict --quiet --no-summary --show-types"
-	srcs=$(ls "$UL_TOP"/unionfs-lite/*.[ch] "$UL_TOP"/tests/kmod/*.c 2>/dev/null |
+	srcs=$(ls "$UL_TOP"/unionfs-lite/*.[ch] "$UL_TOP"/unionfs-lite/mount/*.c \
+		"$UL_TOP"/tests/kmod/*.c 2>/dev/null |
 		grep -v /compat.h)
 	echo "checkpatch --strict ($k): module sources"
 	# shellcheck disable=SC2086

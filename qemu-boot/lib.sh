@@ -82,6 +82,8 @@ ul_kv() {
 }
 
 ul_say() { printf '%s\n' "$*" >&2; }
+# ul_version: what unionlite-mount --version names: the clone's commit
+ul_version() { git -C "$UL_TOP" describe --always --dirty 2>/dev/null || echo unknown; }
 ul_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # ul_wait PID...: wait for each; returns 1 if any of them failed

@@ -30,17 +30,18 @@ for t in $trees; do
 	LINUX=$t "$here/tree.sh"
 done
 
-# The static C helpers of tests/helpers, for the guest, UL_JOBS at a time.
+# The static C helpers of tests/helpers and the mount program
+# (unionfs-lite/mount), for the guest, UL_JOBS at a time.
 mkdir -p "$UL_BUILD/helpers"
-for c in "$UL_TOP"/tests/helpers/*.c; do
+for c in "$UL_TOP"/tests/helpers/*.c "$UL_TOP"/unionfs-lite/mount/*.c; do
 	[ -f "$c" ] || continue
 	bin=$UL_BUILD/helpers/$(basename "$c" .c)
 	if [ ! -x "$bin" ] || [ "$c" -nt "$bin" ]; then
 		echo "$c"
 	fi
 done | xargs -r -P "$UL_JOBS" -I{} sh -c \
-	'gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$0/$(basename "$1" .c)" "$1"' \
-	"$UL_BUILD/helpers" {} || ul_die "a helper of tests/helpers failed to build"
+	'gcc -static -O2 -Wall -Wextra -Werror -pthread -DUL_VERSION="\"$1\"" -o "$0/$(basename "$2" .c)" "$2"' \
+	"$UL_BUILD/helpers" "$(ul_version)" {} || ul_die "a helper of tests/helpers failed to build"
 
 # The ext2 selftest that each tree's series adds.
 for t in $trees; do
