@@ -13,7 +13,8 @@ given_store=${UL_STORE:-}
 
 pkgs="linux-source-6.1 linux-source-6.12 gcc make libc6-dev qemu-system-x86 e2fsprogs
       busybox-static attr dmsetup mmdebstrap bc bison flex libelf-dev libssl-dev lz4 cpio sparse
-      xz-utils git perl python3 python3-ply python3-git"
+      xz-utils git perl python3 python3-ply python3-git fuse-overlayfs
+      containers-storage"
 
 [ "$(id -u)" = 0 ] && pkgs="$pkgs ccache"
 

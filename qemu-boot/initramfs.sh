@@ -4,8 +4,11 @@
 # nodes need no root that way). Contents: busybox-static, getfattr,
 # setfattr, e2fsck and debugfs with the libraries they load (the recipe
 # tests check the images after every scenario), mke2fs and dmsetup (the
-# crash-state tests make an upper behind dm-log-writes), the static C
-# helpers built from tests/helpers and the tree's ext2 selftest, the
+# crash-state tests make an upper behind dm-log-writes), fuse-overlayfs
+# (the oracle of tests/union-aufs), containers-storage (the container
+# engines' layer store, tests/union-containers-storage), the static C
+# helpers built from
+# tests/helpers, the mount program and the tree's ext2 selftest, the
 # modules built for VARIANT, the guest scripts (tests/) and /init.
 . "$(dirname "$0")/lib.sh"
 
@@ -36,7 +39,8 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	echo "file /bin/busybox $bb 0755 0 0"
 	# the dynamic tools and the shared objects they load
 	fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs
-	    /usr/sbin/mke2fs /usr/sbin/dmsetup"
+	    /usr/sbin/mke2fs /usr/sbin/dmsetup /usr/bin/fuse-overlayfs
+	    /usr/bin/containers-storage"
 	for b in $fa; do
 		echo "file $b $b 0755 0 0"
 	done

@@ -654,6 +654,13 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	const struct cred *old_cred;
 	int err;
 
+	/*
+	 * Under aufs_whiteouts no ".wh." name is made: once the upper is a
+	 * lower layer (an image's), it would be a whiteout (as
+	 * fuse-overlayfs refuses it).
+	 */
+	if (ul_aufs_name(UL_FS(sb), dentry->d_name.name, dentry->d_name.len))
+		return -EINVAL;
 	err = ul_want_write(sb);
 	if (err)
 		return err;
@@ -1549,6 +1556,11 @@ static int ul_rename(struct ul_idmap *idmap, struct inode *olddir,
 		     struct dentry *new, unsigned int flags)
 {
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	/* a name the AUFS form reserves is made by no call (ul_create_object()) */
+	if (ul_aufs_name(UL_FS(old->d_sb), new->d_name.name, new->d_name.len) ||
+	    ((flags & RENAME_EXCHANGE) &&
+	     ul_aufs_name(UL_FS(old->d_sb), old->d_name.name, old->d_name.len)))
 		return -EINVAL;
 	if ((d_is_dir(old) && ul_dentry_lower(old)) ||
 	    ((flags & RENAME_EXCHANGE) && d_is_dir(new) && ul_dentry_lower(new)))

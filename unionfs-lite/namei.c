@@ -17,6 +17,9 @@
  *    non-directory is the upper directory alone.
  *  - An automount point, a name of a case-insensitive directory or another
  *    real dentry the VFS handles specially in any layer: EREMOTE.
+ *  - With aufs_whiteouts, in a lower layer: an object at ".wh.N" is a
+ *    whiteout at N, one at ".wh..wh..opq" makes the directory opaque, and
+ *    no name starting with ".wh." is an object (ul_aufs_name()).
  */
 
 #include <linux/fs.h>
@@ -60,15 +63,26 @@ static struct dentry *ul_lookup_real(struct ul_idmap *idmap,
  * An object that cannot be looked at counts as one, as in overlayfs's
  * ovl_lower_positive().
  */
-static bool ul_lower_positive(struct ul_inode *pui, const struct qstr *name)
+static bool ul_lower_positive(struct ul_fs *ufs, struct ul_inode *pui,
+			      const struct qstr *name)
 {
 	unsigned int i;
 
+	if (ul_aufs_name(ufs, name->name, name->len))
+		return false;
 	for (i = 0; i < pui->numlower; i++) {
 		const struct ul_lower *dir = ul_lower_at(pui, i);
 		struct dentry *this;
 		bool positive;
+		int err;
 
+		if (ufs->config.aufs_whiteouts) {
+			err = ul_aufs_marked(ul_layer_idmap(dir->layer),
+					     dir->dentry, name->name,
+					     name->len);
+			if (err)
+				return err < 0;
+		}
 		this = ul_lookup_real(ul_layer_idmap(dir->layer), name,
 				      dir->dentry);
 		if (IS_ERR(this))
@@ -102,7 +116,8 @@ bool ul_lower_name(struct dentry *dentry)
 	if (!ul_dentry_flag(dentry, UL_D_LOWER_UNKNOWN))
 		return ul_dentry_flag(dentry, UL_D_LOWER_NAME);
 	old_cred = ul_override_creds(dentry->d_sb);
-	lower = ul_lower_positive(UL_I(d_inode(dentry->d_parent)),
+	lower = ul_lower_positive(UL_FS(dentry->d_sb),
+				  UL_I(d_inode(dentry->d_parent)),
 				  &dentry->d_name);
 	revert_creds(old_cred);
 	ul_set_lower_name(dentry, lower);
@@ -185,8 +200,10 @@ static int ul_is_metacopy(struct ul_idmap *idmap, struct dentry *real)
  * @metacopy: the object found is a metacopy file
  * @seen: the first layer with the name held a whiteout (1) or an
  *	object (2); 0 until then
+ * @ufs: the union
  */
 struct ul_lookup_data {
+	struct ul_fs *ufs;
 	struct qstr name;
 	char *redirect;
 	bool is_dir;
@@ -239,11 +256,25 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 			 const char *post, struct dentry **ret)
 {
 	struct ul_idmap *idmap = ul_layer_idmap(layer);
+	bool aufs = d->ufs->config.aufs_whiteouts;
 	bool last_element = !post[0];
 	struct dentry *this;
 	int err;
 
 	*ret = NULL;
+	if (aufs) {
+		if (ul_aufs_name(d->ufs, name, namelen))
+			return 0;
+		err = ul_aufs_marked(idmap, base, name, namelen);
+		if (err < 0)
+			return err;
+		if (err) {
+			if (!d->seen)
+				d->seen = 1;
+			d->stop = true;
+			return 0;
+		}
+	}
 	this = lookup_one_unlocked(idmap, name, base, namelen);
 	if (IS_ERR(this)) {
 		err = PTR_ERR(this);
@@ -281,6 +312,9 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 		d->is_dir = true;
 	if (!d->last) {
 		err = ul_check_opaque(idmap, this);
+		if (!err && aufs)
+			err = ul_aufs_marked(idmap, this, UL_AUFS_OPAQUE,
+					     strlen(UL_AUFS_OPAQUE));
 		if (err < 0)
 			goto out_err;
 		if (err) {
@@ -446,7 +480,9 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 		     struct dentry *upper, u64 *ino)
 {
 	struct ul_fs *ufs = UL_FS(sb);
-	struct ul_lookup_data d = { .name = upper->d_name, .is_dir = true };
+	struct ul_lookup_data d = {
+		.ufs = ufs, .name = upper->d_name, .is_dir = true
+	};
 	struct ul_lower *lowers;
 	int opaque, n = 0, err;
 	bool origin;
@@ -491,7 +527,7 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct ul_inode *pui = UL_I(dir);
 	struct dentry *upperdir = ul_upper(pui);
-	struct ul_lookup_data d = { .name = dentry->d_name };
+	struct ul_lookup_data d = { .ufs = ufs, .name = dentry->d_name };
 	struct ul_lower one, *lowers = &one;
 	struct dentry *upper = NULL;
 	const struct cred *old_cred;

@@ -52,6 +52,9 @@ const struct cred *ul_override_creds(struct super_block *sb);
 int ul_want_write(struct super_block *sb);
 void ul_drop_write(struct super_block *sb);
 int ul_sync_status(struct ul_fs *ufs);
+bool ul_aufs_name(const struct ul_fs *ufs, const char *name, unsigned int len);
+int ul_aufs_marked(struct ul_idmap *idmap, struct dentry *dir,
+		   const char *name, unsigned int len);
 int ul_check_opaque(struct ul_idmap *idmap, struct dentry *real);
 
 /* upper.c: the only code that changes the upper layer and the work dir */

@@ -30,6 +30,12 @@
  * starts over after the directory was copied up, it switches to the
  * merged list.
  *
+ * With aufs_whiteouts a lower directory's ".wh.N" is not listed: after
+ * its directory is read it masks N there and below (ul_aufs_apply()).
+ * Every directory is then read through the merged list, where that
+ * works (the marks are not in the tree while a directory is read, so
+ * one named as an upper entry still masks).
+ *
  * Every d_ino is the union's inode number of the entry (ino.c): a lower
  * entry's is mapped from the lower d_ino, an upper entry's from the upper
  * d_ino, except for the entries whose number is not their upper inode's:
@@ -89,11 +95,20 @@ struct ul_real_ctx {
 	u64 dot_ino, dotdot_ino;
 };
 
+/* A lower directory's ".wh.N" (aufs_whiteouts), until it is applied */
+struct ul_aufs_mark {
+	struct list_head next;
+	int len;
+	char name[];			/* N */
+};
+
 struct ul_readdir_data {
 	struct dir_context ctx;
 	struct ul_dir_cache *cache;
 	const struct ul_layer *layer;	/* the lower layer read, or NULL */
 	bool last;			/* no directory is read after this one */
+	bool aufs;			/* aufs_whiteouts: collect the marks */
+	struct list_head marks;		/* the marks of the directory read */
 	int err;
 };
 
@@ -143,6 +158,31 @@ static struct ul_cache_entry *ul_cache_find(struct ul_dir_cache *cache,
 	return NULL;
 }
 
+/* A new entry of the directory @rdd reads, on the list (not the tree) */
+static struct ul_cache_entry *ul_cache_new(struct ul_readdir_data *rdd,
+					   const char *name, int len, u64 ino,
+					   unsigned int type)
+{
+	struct ul_cache_entry *e;
+
+	e = kmalloc(struct_size(e, name, len + 1), GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return NULL;
+	e->ino = ino;
+	e->lower_ino = 0;
+	e->layer = rdd->layer;
+	e->lower_layer = NULL;
+	e->type = type;
+	e->lower_type = 0;
+	e->upper = !rdd->layer;
+	e->whiteout = false;
+	e->len = len;
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	list_add_tail(&e->next, &rdd->cache->entries);
+	return e;
+}
+
 static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 			  loff_t pos, u64 ino, unsigned int type)
 {
@@ -155,6 +195,21 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
+	if (rdd->aufs && rdd->layer && len >= UL_AUFS_PREFIX_LEN &&
+	    !memcmp(name, UL_AUFS_PREFIX, UL_AUFS_PREFIX_LEN)) {
+		struct ul_aufs_mark *m;
+
+		len -= UL_AUFS_PREFIX_LEN;
+		m = kmalloc(struct_size(m, name, len), GFP_KERNEL_ACCOUNT);
+		if (!m) {
+			rdd->err = -ENOMEM;
+			return false;
+		}
+		m->len = len;
+		memcpy(m->name, name + UL_AUFS_PREFIX_LEN, len);
+		list_add_tail(&m->next, &rdd->marks);
+		return true;
+	}
 	/*
 	 * Names of the last directory read are looked for, not inserted: no
 	 * directory after it has to find them (overlayfs reads its lowest
@@ -171,27 +226,15 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 		return true;
 	}
 
-	e = kmalloc(struct_size(e, name, len + 1), GFP_KERNEL_ACCOUNT);
+	e = ul_cache_new(rdd, name, len, ino, type);
 	if (!e) {
 		rdd->err = -ENOMEM;
 		return false;
 	}
-	e->ino = ino;
-	e->lower_ino = 0;
-	e->layer = rdd->layer;
-	e->lower_layer = NULL;
-	e->type = type;
-	e->lower_type = 0;
-	e->upper = !rdd->layer;
-	e->whiteout = false;
-	e->len = len;
-	memcpy(e->name, name, len);
-	e->name[len] = '\0';
 	if (!rdd->last) {
 		rb_link_node(&e->node, parent, link);
 		rb_insert_color(&e->node, &cache->root);
 	}
-	list_add_tail(&e->next, &cache->entries);
 	return true;
 }
 
@@ -241,6 +284,45 @@ static int ul_mark_whiteouts(struct ul_idmap *idmap, struct dentry *dir,
 		dput(d);
 	}
 	return 0;
+}
+
+/*
+ * The marks of the lower directory just read (aufs_whiteouts): ".wh.N"
+ * masks N, whether that directory holds N (then not listed) or a layer
+ * below it does (a whiteout entry). N from a directory above stays.
+ * The marks are freed; with @err (the read failed) none is applied.
+ *
+ * Return: @err, or -ENOMEM.
+ */
+static int ul_aufs_apply(struct ul_readdir_data *rdd, int err)
+{
+	struct ul_dir_cache *cache = rdd->cache;
+	struct rb_node **link, *parent;
+	struct ul_aufs_mark *m, *tmp;
+	struct ul_cache_entry *e;
+
+	list_for_each_entry_safe(m, tmp, &rdd->marks, next) {
+		list_del(&m->next);
+		if (!err && m->len) {
+			e = ul_cache_find(cache, m->name, m->len, &link,
+					  &parent);
+			if (e && !e->upper && e->layer == rdd->layer)
+				e->whiteout = true;
+			if (!e) {
+				e = ul_cache_new(rdd, m->name, m->len, 0,
+						 DT_UNKNOWN);
+				if (e) {
+					e->whiteout = true;
+					rb_link_node(&e->node, parent, link);
+					rb_insert_color(&e->node, &cache->root);
+				} else {
+					err = -ENOMEM;
+				}
+			}
+		}
+		kfree(m);
+	}
+	return err;
 }
 
 /*
@@ -348,7 +430,10 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct ul_inode *ui = UL_E(dentry);
 	struct dentry *upper = ul_upper(ui);
-	struct ul_readdir_data rdd = { .ctx.actor = ul_fill_merge };
+	struct ul_readdir_data rdd = {
+		.ctx.actor = ul_fill_merge,
+		.aufs = ufs->config.aufs_whiteouts,
+	};
 	struct ul_dir_cache *cache;
 	struct ul_cache_entry *e;
 	const struct cred *old_cred;
@@ -362,6 +447,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	refcount_set(&cache->ref, 1);
 	cache->root = RB_ROOT;
 	INIT_LIST_HEAD(&cache->entries);
+	INIT_LIST_HEAD(&rdd.marks);
 	rdd.cache = cache;
 
 	old_cred = ul_override_creds(dentry->d_sb);
@@ -382,11 +468,13 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		from = cache->entries.prev;
 		rdd.ctx.pos = 0;
 		rdd.layer = lo->layer;
-		rdd.last = i + 1 == ui->numlower;
+		/* a mark may name an entry of its own directory */
+		rdd.last = i + 1 == ui->numlower && !rdd.aufs;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
 			err = ul_mark_whiteouts(ul_layer_idmap(lo->layer),
 						lo->dentry, cache, from);
+		err = ul_aufs_apply(&rdd, err);
 		if (!err && upper && want_ino)
 			err = ul_mark_lower_types(lo, cache);
 	}
@@ -664,7 +752,8 @@ static int ul_dir_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	ul_dir_file_lock_init(od, inode);
 	if (!ul_upper(ui) && ui->numlower == 1 &&
-	    !test_bit(UL_WHITEOUTS, &ui->flags)) {
+	    !test_bit(UL_WHITEOUTS, &ui->flags) &&
+	    !UL_FS(inode->i_sb)->config.aufs_whiteouts) {
 		struct path path;
 
 		ul_lower_path(&ui->lower, &path);

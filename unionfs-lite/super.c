@@ -178,6 +178,8 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 			   ufs->config.xino == UL_XINO_ON ? "on" : "auto");
 	if (ufs->config.no_sync)
 		seq_puts(m, ",volatile");
+	if (ufs->config.aufs_whiteouts)
+		seq_puts(m, ",aufs_whiteouts");
 	return 0;
 }
 
@@ -204,6 +206,7 @@ enum {
 	UL_OPT_NFS_EXPORT,
 	UL_OPT_XINO,
 	UL_OPT_VOLATILE,
+	UL_OPT_AUFS_WHITEOUTS,
 };
 
 /*
@@ -223,6 +226,7 @@ static const struct fs_parameter_spec ul_fs_parameters[] = {
 	fsparam_string("nfs_export", UL_OPT_NFS_EXPORT),
 	fsparam_string("xino", UL_OPT_XINO),
 	fsparam_flag("volatile", UL_OPT_VOLATILE),
+	fsparam_flag_no("aufs_whiteouts", UL_OPT_AUFS_WHITEOUTS),
 	{}
 };
 
@@ -287,6 +291,9 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		return 0;
 	case UL_OPT_VOLATILE:
 		ufs->config.no_sync = true;
+		return 0;
+	case UL_OPT_AUFS_WHITEOUTS:
+		ufs->config.aufs_whiteouts = !result.negated;
 		return 0;
 	case UL_OPT_REDIRECT_DIR:
 		opt = lookup_constant(ul_redirect_names, param->string, -1);

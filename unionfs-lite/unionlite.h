@@ -30,6 +30,15 @@
 /* <workdir>/work/incompat/FEATURE: a mount unionlite must refuse */
 #define UL_INCOMPAT_NAME	"incompat"
 
+/*
+ * The AUFS whiteout form (aufs_whiteouts): in a lower directory, an
+ * object of any type at ".wh.NAME" hides NAME there and below, and one at
+ * ".wh..wh..opq" makes the directory opaque. No such name is shown.
+ */
+#define UL_AUFS_PREFIX		".wh."
+#define UL_AUFS_PREFIX_LEN	4
+#define UL_AUFS_OPAQUE		".wh..opq"	/* after the prefix */
+
 /* The most lower layers one union stacks (lowerdir=L1:L2:...:Ln). */
 #define UL_MAX_LOWER		500
 
@@ -46,6 +55,8 @@
  * @xino: xino= as given (UL_XINO_*): shown, the numbering is always on
  * @no_sync: "volatile": the upper layer is never synced (a union with an
  *	upper layer only)
+ * @aufs_whiteouts: lower layers may hold whiteouts in the AUFS form too
+ *	(UL_AUFS_PREFIX)
  */
 struct ul_config {
 	char *lowerdir;
@@ -56,6 +67,7 @@ struct ul_config {
 	int redirect;
 	int xino;
 	bool no_sync;
+	bool aufs_whiteouts;
 };
 
 /*

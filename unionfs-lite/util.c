@@ -2,9 +2,9 @@
 /*
  * unionlite: what every other file uses: the mounter's credentials,
  * write access to the upper layer, whether to sync it, the opaque mark
- * of a real directory, and the fault-injection points. It calls no
- * other file of the module; each file above uses only the files below
- * it (ops.h lists them bottom up).
+ * of a real directory and the AUFS form's marks, and the fault-injection
+ * points. It calls no other file of the module; each file above uses
+ * only the files below it (ops.h lists them bottom up).
  */
 
 #include <linux/cred.h>
@@ -12,6 +12,8 @@
 #include <linux/fault-inject.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
 #include <linux/xattr.h>
 #include "ops.h"
 
@@ -68,6 +70,56 @@ int ul_sync_status(struct ul_fs *ufs)
 	if (!ufs->config.no_sync)
 		return 1;
 	return errseq_check(&ufs->upper_mnt->mnt_sb->s_wb_err, ufs->errseq);
+}
+
+/**
+ * ul_aufs_name - is a name one the AUFS whiteout form reserves?
+ * @ufs: the union
+ * @name: the name
+ * @len: its length
+ *
+ * Return: true under aufs_whiteouts for a name starting with ".wh.": in
+ * a lower layer it is a mark, never an object of the union.
+ */
+bool ul_aufs_name(const struct ul_fs *ufs, const char *name, unsigned int len)
+{
+	return ufs->config.aufs_whiteouts && len >= UL_AUFS_PREFIX_LEN &&
+	       !memcmp(name, UL_AUFS_PREFIX, UL_AUFS_PREFIX_LEN);
+}
+
+/**
+ * ul_aufs_marked - does a lower directory hold ".wh.<name>"?
+ * @idmap: the idmapping of its layer's mount
+ * @dir: a directory of a lower layer
+ * @name: the name after the prefix
+ * @len: its length
+ *
+ * An object of any type counts. Called with the mounter's credentials.
+ *
+ * Return: 1 if it does, 0 if not, or a negative errno.
+ */
+int ul_aufs_marked(struct ul_idmap *idmap, struct dentry *dir,
+		   const char *name, unsigned int len)
+{
+	struct dentry *mark;
+	char *buf;
+	int ret;
+
+	if (len > NAME_MAX - UL_AUFS_PREFIX_LEN)
+		return 0;	/* no layer holds a longer name */
+	buf = kmalloc(UL_AUFS_PREFIX_LEN + len + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, UL_AUFS_PREFIX, UL_AUFS_PREFIX_LEN);
+	memcpy(buf + UL_AUFS_PREFIX_LEN, name, len);
+	buf[UL_AUFS_PREFIX_LEN + len] = '\0';
+	mark = lookup_one_unlocked(idmap, buf, dir, UL_AUFS_PREFIX_LEN + len);
+	kfree(buf);
+	if (IS_ERR(mark))
+		return PTR_ERR(mark) == -ENOENT ? 0 : PTR_ERR(mark);
+	ret = d_really_is_positive(mark);
+	dput(mark);
+	return ret;
 }
 
 /**

@@ -1,7 +1,10 @@
 # Sourced by the diff-* guest scripts (busybox sh): one seed of the
 # differential tester (tests/helpers/ul-diff.c), overlayfs at /mnt/a,
 # unionlite at /mnt/b, over one lower tree (DIFF_LAYERS=3: three lower
-# layers, ul_diff_layers), both uppers on the ext4 disk. DIFF_EXTRA=1:
+# layers, ul_diff_layers), both uppers on the ext4 disk. DIFF_AUFS=1
+# (with DIFF_LAYERS=3): unionlite, mounted with aufs_whiteouts, reads a
+# copy of the layers with the whiteouts and opaque marks in the AUFS
+# form (ul_diff_aufs); overlayfs reads them as made. DIFF_EXTRA=1:
 # the extra operations (ul-diff run -x: chattr and move-in), inode flags
 # on the lower objects (ul-diff flags), and after the operations the
 # layer changes of ul_diff_changes.
@@ -36,6 +39,31 @@ ul_diff_layers() {
 	echo "seed $s: layers: $(find $d/mid -type c | wc -l) whiteouts and $(getfattr -R -n trusted.overlay.opaque $d/mid 2>/dev/null | grep -c opaque) opaque directories in the middle one"
 }
 
+# ul_diff_aufs DIR: a copy of the layers of $L in DIR (top, mid, bot),
+# each whiteout replaced by a file .wh.NAME and each opaque mark by a
+# file .wh..wh..opq, as containers/storage writes them for a mount
+# program. Sets L to the copy's lowerdir= value.
+ul_diff_aufs() {
+	local d=$1 l p
+	mkdir -p $d
+	for l in top mid bot; do
+		# busybox cp keeps no xattrs: they follow by getfattr's dump
+		cp -a ${L%%:*}/../$l $d/ &&
+			(cd ${L%%:*}/../$l && getfattr -R -h -d -m - -e hex . 2>/dev/null) >/tmp/aufs.xattrs &&
+			(cd $d/$l && setfattr -h --restore=/tmp/aufs.xattrs) || return 1
+		(cd $d/$l && find . -type c) | while read -r p; do
+			[ "$(stat -c %t:%T "$d/$l/$p")" = 0:0 ] || continue
+			rm "$d/$l/$p" && : >"$d/$l/${p%/*}/.wh.${p##*/}" || return 1
+		done
+		getfattr -R --absolute-names -n trusted.overlay.opaque $d/$l 2>/dev/null |
+			sed -n 's/^# file: //p' | while read -r p; do
+			setfattr -x trusted.overlay.opaque "$p" && : >"$p/.wh..wh..opq" || return 1
+		done
+	done
+	L=$d/top:$d/mid:$d/bot
+	echo "aufs copy: $(find $d -name '.wh.*' ! -name .wh..wh..opq | wc -l) .wh. whiteouts, $(find $d -name .wh..wh..opq | wc -l) opaque marks"
+}
+
 # ul_diff_run OPS SEED...: the disks mounted and the module loaded, each
 # SEED's OPS operations (ul_diff_seed), its files removed after it, then
 # both undone; UL_DIFF_BAD counts the seeds that diverged. Returns 1 on
@@ -63,8 +91,10 @@ ul_diff_run() {
 # (both unions: e.g. redirect_dir=on, under which ul-diff's renames of
 # directories move them)
 ul_diff_mount() {
+	local o=$DIFF_OPTS
+	[ "$1" = unionlite ] && [ "$DIFF_AUFS" = 1 ] && o=${o:+$o,}aufs_whiteouts
 	mkdir -p "$3"
-	mount -t $1 -o lowerdir=${5:-$L},upperdir=$2,workdir=$3${DIFF_OPTS:+,$DIFF_OPTS} none $4
+	mount -t $1 -o lowerdir=${5:-$L},upperdir=$2,workdir=$3${o:+,$o} none $4
 }
 
 # ul_diff_lower DIR SEED LAYERS: the lower layer(s) of SEED in DIR, one
@@ -202,7 +232,7 @@ ul_diff_changes() {
 # (only the operations before the first change are minimized). Returns
 # 1 on any mismatch.
 ul_diff_seed() {
-	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers= x=
+	local s=$1 ops=$2 d=$UL_EXT4 rc=0 ua ub layers= x= la lb o
 	ua=$d/ua$s ub=$d/ub$s
 	[ "$DIFF_EXTRA" = 1 ] && x=-x
 	export DIFF_OPTS	# for ul-diff min
@@ -211,14 +241,21 @@ ul_diff_seed() {
 	LA=$L LB=$L
 	# the minimizer reuses several layers, and rebuilds one from the seed
 	[ "${DIFF_LAYERS:-1}" = 3 ] && layers="$L $VIEW"
-	ul_diff_mount overlay $ua $d/wa$s /mnt/a || return 1
-	ul_diff_mount unionlite $ub $d/wb$s /mnt/b || return 1
+	if [ "$DIFF_AUFS" = 1 ]; then
+		ul_diff_aufs $d/aufs$s || return 1
+		LB=$L L=$LA
+	fi
+	ul_diff_mount overlay $ua $d/wa$s /mnt/a $LA || return 1
+	ul_diff_mount unionlite $ub $d/wb$s /mnt/b $LB || return 1
 	# shellcheck disable=SC2086
 	ul-diff run $x /mnt/a /mnt/b $s $ops 2>/tmp/replay.$s || rc=1
 	grep '^# first' /tmp/replay.$s
 	umount /mnt/a /mnt/b || return 1
+	# over other copies of the layers an origin counts as there or not
+	o=
+	[ "$LA" = "$LB" ] || o=-o
 	# shellcheck disable=SC2086
-	ul_diff_cmp $x -u $ua $ub "the uppers" $VIEW || rc=1
+	ul_diff_cmp $x $o -u $ua $ub "the uppers" $VIEW || rc=1
 	# shellcheck disable=SC2086
 	[ $rc = 0 ] || ul-diff min $x $d/min$s $s /tmp/replay.$s $layers
 	[ -n "$layers" ] && { umount $VIEW || rc=1; }
@@ -226,8 +263,11 @@ ul_diff_seed() {
 		ul_diff_changes $s $ops || rc=1
 	fi
 	for fs in overlay unionlite; do
-		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a $LA || return 1
-		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b $LB || return 1
+		la=$LA lb=$LB
+		# each union reads the layers in its own form
+		[ "$DIFF_AUFS" = 1 ] && { [ $fs = overlay ] && lb=$LA || la=$LB; }
+		ul_diff_mount $fs $ua $d/xa$fs$s /mnt/a $la || return 1
+		ul_diff_mount $fs $ub $d/xb$fs$s /mnt/b $lb || return 1
 		ul_diff_cmp /mnt/a /mnt/b "$fs over both uppers" || rc=1
 		umount /mnt/a /mnt/b || return 1
 	done

@@ -2,7 +2,8 @@
 # runs for each mount (its mount_program): the two argument forms, the
 # options it refuses, the kernel's words on a failed mount, a second
 # mount of an upper in use (the union there bound again: one union at
-# both places) and an option string longer than the kernel's page.
+# both places), aufs_whiteouts added unless the options name it, and an
+# option string longer than the kernel's page.
 # The layers are laid out as containers/storage lays out a graph root.
 . /tests/union-lib/union.sh
 rc=0
@@ -64,8 +65,11 @@ run unionlite-mount -o lowerdir=$low,$up,frobnicate $H/C/merged
 
 echo "## as containers/storage mounts a container"
 run unionlite-mount -o lowerdir=$low,$up,,volatile $H/C/merged
-ls $H/C/merged
-grep " $H/C/merged " /proc/mounts | grep -o -e '^[^ ]*' -e ',volatile'
+echo "files: $(ls $H/C/merged | tr '\n' ' ')"
+o=$(grep " $H/C/merged " /proc/mounts)
+echo "device ${o%% *}; options with:$(for w in volatile aufs_whiteouts; do
+	case $o in *,$w,* | *,$w\ *) echo -n " $w" ;; esac
+done)"
 echo "## the same again: the union bound at the same place"
 run unionlite-mount -o lowerdir=$low,$up,volatile $H/C/merged
 mounts
@@ -84,8 +88,9 @@ mounts
 
 echo "## mount(8)'s order and flag words"
 rm -r $H/C/work/work/incompat/volatile
-run unionlite-mount none $H/C/merged -o ro,nodev,lowerdir=$low,$up
+run unionlite-mount none $H/C/merged -o ro,nodev,lowerdir=$low,$up,noaufs_whiteouts
 grep " $H/C/merged " /proc/mounts | awk '{ print $1, $4 }' | sed 's/,lowerdir.*//'
+grep " $H/C/merged " /proc/mounts | grep -c aufs_whiteouts
 run touch $H/C/merged/x
 umount $H/C/merged
 

@@ -14,6 +14,11 @@
  * fuse-overlayfs (uidmapping=, gidmapping=, squash_to_uid=,
  * squash_to_gid=, squash_to_root) and its xattr_permissions=.
  *
+ * Layers written for a mount program hold their whiteouts in the AUFS
+ * form (containers/storage writes them so for fuse-overlayfs), so the
+ * union is mounted with aufs_whiteouts unless OPTIONS say
+ * noaufs_whiteouts (or aufs_whiteouts).
+ *
  * The kernel takes at most a page of options. A longer string has its
  * lower layers made relative to their longest common directory, which
  * becomes the working directory of the mount(2) call; a string still
@@ -120,6 +125,7 @@ struct opts {
 	char *workdir;
 	char *rest;		/* the other options, comma-separated */
 	size_t restlen;
+	bool aufs_given;	/* [no]aufs_whiteouts among them */
 };
 
 /* Append @tok to @o->rest. */
@@ -168,6 +174,9 @@ static int take_option(struct opts *o, char *tok)
 	else if (!strncmp(tok, "workdir=", 8))
 		slot = &o->workdir;
 	if (!slot) {
+		if (!strcmp(tok, "aufs_whiteouts") ||
+		    !strcmp(tok, "noaufs_whiteouts"))
+			o->aufs_given = true;
 		add_rest(o, tok);
 		return 0;
 	}
@@ -546,6 +555,8 @@ int main(int argc, char **argv)
 		source = pos[0];
 	if (parse_options(&o, all))
 		return EXIT_USAGE;
+	if (!o.aufs_given)
+		add_rest(&o, "aufs_whiteouts");
 	if (!o.lowerdir) {
 		warnx("no lowerdir= among the options");
 		return EXIT_USAGE;
