@@ -4,7 +4,8 @@
 # cannot install them (not root). ccache is optional: installed when
 # missing and root, else the builds run without it (prepare.sh says so).
 # Run with sudo, it also makes what needs root for the user who ran
-# sudo: the real-client tests' Debian root tree (rootfs.sh), in that
+# sudo: the Debian root trees of the real-client and engine tests
+# (rootfs.sh), in that
 # user's store, owned by them: ~/.cache/unionlite, or the UL_STORE given
 # on sudo's command line (sudo UL_STORE=DIR qemu-boot/deps.sh), as
 # lib.sh takes it from the user's environment.
@@ -35,8 +36,9 @@ if [ -n "$missing" ]; then
 		ul_die "apt-get install failed for:$missing"
 fi
 
-# As root under sudo: the root tree for the user who ran it (rootfs.sh
-# needs root), in their store, theirs.
+# As root under sudo: the root trees (the real client's, the container
+# engines') for the user who ran it (rootfs.sh needs root), in their
+# store, theirs.
 user=${SUDO_USER:-}
 if [ "$(id -u)" = 0 ] && [ -n "$user" ] && [ "$user" != root ]; then
 	home=$(getent passwd "$user" | cut -d: -f6)
@@ -45,6 +47,8 @@ if [ "$(id -u)" = 0 ] && [ -n "$user" ] && [ "$user" != root ]; then
 	for d in "$home/.cache" "$store"; do
 		[ -d "$d" ] || install -d -o "$user" -g "$(id -gn "$user")" "$d"
 	done
-	img=$(UL_STORE=$store "$(dirname "$0")/rootfs.sh") || exit 1
-	chown "$user:$(id -gn "$user")" "$img" "$img.lock"
+	for kind in "" engine; do
+		img=$(UL_STORE=$store "$(dirname "$0")/rootfs.sh" $kind) || exit 1
+		chown "$user:$(id -gn "$user")" "$img" "$img.lock"
+	done
 fi

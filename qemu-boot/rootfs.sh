@@ -1,9 +1,11 @@
 #!/bin/bash
-# rootfs.sh: the Debian 12 root tree of the real-client tests
+# rootfs.sh [engine]: the Debian 12 root tree of the real-client tests
 # (tests/realworld-*), as an ext4 image in the store, made once for its
 # package list: mmdebstrap's minbase variant from the machine's Debian
 # archive, plus the packages of $pkgs below, and the .deb files of $debs
-# in /root/debs. Prints the image's path.
+# in /root/debs. With "engine", the tree of the container engine tests
+# (tests/engine-*): podman and buildah with what they run. Prints the
+# image's path.
 # Needs root (the tree's files keep their owners) and the package
 # mmdebstrap: qemu-boot/deps.sh, run with sudo, installs the package and
 # runs this for the user who ran sudo; as root (CI) the first make test
@@ -12,6 +14,11 @@
 
 suite=bookworm
 pkgs="git python3 dpkg-dev make rsync"
+case ${1:-} in
+"") ;;
+engine) pkgs="$pkgs podman buildah crun conmon golang-github-containers-common" ;;
+*) ul_die "usage: rootfs.sh [engine]" ;;
+esac
 # fetched, not installed, into /root/debs with what they need: packages
 # whose maintainer scripts and triggers the workload runs (alternatives,
 # ldconfig)

@@ -25,7 +25,9 @@
 #                     clock: tsc=reliable)
 #   LOGDISK=yes       a third disk, vdc: 1 MiB of raw zeros, not checked
 #   ROOTFS=yes        a read-only disk after those, the Debian 12 root
-#                     tree of qemu-boot/rootfs.sh (vdc without LOGDISK)
+#                     tree of qemu-boot/rootfs.sh (vdc without LOGDISK);
+#                     ROOTFS=engine: the container engines' tree
+#                     (rootfs.sh engine)
 #   HOST_DRIVER=file  a bash file sourced instead of the single boot; it
 #                     calls "ul_boot TAG SCRIPT [CUT]" once per boot, and
 #                     its output and exit status are the test's
@@ -61,8 +63,8 @@ if [ "$LOGDISK" = yes ]; then
 	head -c 1M /dev/zero > "$run/vdc-log.img"
 	drives+=("$run/vdc-log.img")
 fi
-if [ "$ROOTFS" = yes ]; then
-	rootfs=$("$UL_TOP/qemu-boot/rootfs.sh") || exit 1
+if [ "$ROOTFS" = yes ] || [ "$ROOTFS" = engine ]; then
+	rootfs=$("$UL_TOP/qemu-boot/rootfs.sh" ${ROOTFS#yes}) || exit 1
 	drives+=("$rootfs:ro")
 fi
 [ -n "$HOST_PRE" ] && (cd "$tdir" && "./$HOST_PRE" "${imgs[@]}")

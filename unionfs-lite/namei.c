@@ -19,7 +19,10 @@
  *    real dentry the VFS handles specially in any layer: EREMOTE.
  *  - With aufs_whiteouts, in a lower layer: an object at ".wh.N" is a
  *    whiteout at N, one at ".wh..wh..opq" makes the directory opaque, and
- *    no name starting with ".wh." is an object (ul_aufs_name()).
+ *    no name starting with ".wh." is an object (ul_aufs_name()). In the
+ *    upper layer the same, but an object at N wins over its mark: what
+ *    the union makes there is overlayfs's form, and a mark it left
+ *    behind is only a mark over the layers below.
  */
 
 #include <linux/fs.h>
@@ -463,6 +466,22 @@ static bool ul_redirect_read(const struct ul_fs *ufs,
 	return ul_redirect_follow(ufs) || pui->numlower;
 }
 
+/*
+ * Is the upper directory @upper opaque: its trusted.overlay.opaque, or
+ * under aufs_whiteouts a mark ".wh..wh..opq" in it (the layers
+ * containers/storage applies for a mount program carry that form, and
+ * it mounts one as the upper layer of its own diff)?
+ */
+static int ul_upper_opaque(struct ul_fs *ufs, struct dentry *upper)
+{
+	int opaque = ul_check_opaque(ul_upper_idmap(ufs), upper);
+
+	if (!opaque && ufs->config.aufs_whiteouts)
+		opaque = ul_aufs_marked(ul_upper_idmap(ufs), upper,
+					UL_AUFS_OPAQUE, strlen(UL_AUFS_OPAQUE));
+	return opaque;
+}
+
 /**
  * ul_dir_entry_ino - the union inode number of an upper directory entry
  * @sb: the union super block
@@ -487,7 +506,7 @@ int ul_dir_entry_ino(struct super_block *sb, struct ul_inode *pui,
 	int opaque, n = 0, err;
 	bool origin;
 
-	opaque = ul_check_opaque(ul_upper_idmap(ufs), upper);
+	opaque = ul_upper_opaque(ufs, upper);
 	if (opaque < 0)
 		return opaque;
 	lowers = kcalloc(max(ufs->numlower, 1U), sizeof(*lowers), GFP_KERNEL);
@@ -546,6 +565,11 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	}
 
 	old_cred = ul_override_creds(dentry->d_sb);
+	if (ul_aufs_name(ufs, dentry->d_name.name, dentry->d_name.len)) {
+		/* a mark, or a name no union object has */
+		ul_set_lower_name(dentry, false);
+		goto out_negative;
+	}
 	if (upperdir) {
 		upper = ul_lookup_real(ul_upper_idmap(ufs), &dentry->d_name,
 				       upperdir);
@@ -553,9 +577,20 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (IS_ERR(upper))
 			goto out_revert;
 	}
+	if (upperdir && !upper && ufs->config.aufs_whiteouts) {
+		/* a mark in the upper layer: a whiteout, not a 0/0 one */
+		err = ul_aufs_marked(ul_upper_idmap(ufs), upperdir,
+				     dentry->d_name.name, dentry->d_name.len);
+		if (err < 0)
+			goto out_revert;
+		if (err) {
+			ul_set_lower_name(dentry, false);
+			goto out_negative;
+		}
+	}
 	if (upper && d_is_dir(upper)) {
 		d.is_dir = true;
-		opaque = ul_check_opaque(ul_upper_idmap(ufs), upper);
+		opaque = ul_upper_opaque(ufs, upper);
 		err = opaque;
 		if (opaque < 0)
 			goto out_dput_upper;
@@ -624,6 +659,12 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 	if (lowers != &one)
 		kfree(lowers);
 	return d_splice_alias(inode, dentry);
+
+out_negative:
+	revert_creds(old_cred);
+	if (lowers != &one)
+		kfree(lowers);
+	return d_splice_alias(NULL, dentry);
 
 out_put_lowers:
 	ul_put_lowers(lowers, numlower);

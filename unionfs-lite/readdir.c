@@ -30,8 +30,9 @@
  * starts over after the directory was copied up, it switches to the
  * merged list.
  *
- * With aufs_whiteouts a lower directory's ".wh.N" is not listed: after
- * its directory is read it masks N there and below (ul_aufs_apply()).
+ * With aufs_whiteouts a directory's ".wh.N" is not listed: after its
+ * directory is read it masks N there (not an upper N) and below
+ * (ul_aufs_apply()).
  * Every directory is then read through the merged list, where that
  * works (the marks are not in the tree while a directory is read, so
  * one named as an upper entry still masks).
@@ -195,7 +196,7 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
-	if (rdd->aufs && rdd->layer && len >= UL_AUFS_PREFIX_LEN &&
+	if (rdd->aufs && len >= UL_AUFS_PREFIX_LEN &&
 	    !memcmp(name, UL_AUFS_PREFIX, UL_AUFS_PREFIX_LEN)) {
 		struct ul_aufs_mark *m;
 
@@ -287,9 +288,10 @@ static int ul_mark_whiteouts(struct ul_idmap *idmap, struct dentry *dir,
 }
 
 /*
- * The marks of the lower directory just read (aufs_whiteouts): ".wh.N"
- * masks N, whether that directory holds N (then not listed) or a layer
- * below it does (a whiteout entry). N from a directory above stays.
+ * The marks of the directory just read (aufs_whiteouts): ".wh.N" masks
+ * N, whether that lower directory holds N (then not listed) or a layer
+ * below it does (a whiteout entry). N from a directory above, or in the
+ * upper directory beside its mark, stays.
  * The marks are freed; with @err (the read failed) none is applied.
  *
  * Return: @err, or -ENOMEM.
@@ -459,6 +461,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		if (!err)
 			err = ul_mark_whiteouts(ul_upper_idmap(ufs), upper,
 						cache, &cache->entries);
+		err = ul_aufs_apply(&rdd, err);
 	}
 	for (i = 0; !err && i < ui->numlower; i++) {
 		const struct ul_lower *lo = ul_lower_at(ui, i);

@@ -31,9 +31,10 @@
 #define UL_INCOMPAT_NAME	"incompat"
 
 /*
- * The AUFS whiteout form (aufs_whiteouts): in a lower directory, an
- * object of any type at ".wh.NAME" hides NAME there and below, and one at
- * ".wh..wh..opq" makes the directory opaque. No such name is shown.
+ * The AUFS whiteout form (aufs_whiteouts): in a directory of a layer, an
+ * object of any type at ".wh.NAME" hides NAME there (not an upper NAME)
+ * and below, and one at ".wh..wh..opq" makes the directory opaque. No
+ * such name is shown.
  */
 #define UL_AUFS_PREFIX		".wh."
 #define UL_AUFS_PREFIX_LEN	4
@@ -55,7 +56,7 @@
  * @xino: xino= as given (UL_XINO_*): shown, the numbering is always on
  * @no_sync: "volatile": the upper layer is never synced (a union with an
  *	upper layer only)
- * @aufs_whiteouts: lower layers may hold whiteouts in the AUFS form too
+ * @aufs_whiteouts: the layers may hold whiteouts in the AUFS form too
  *	(UL_AUFS_PREFIX)
  */
 struct ul_config {

@@ -910,7 +910,8 @@ static void ul_free_names(struct ul_name_ctx *nc)
  *
  * Used on the old directory a recipe has just moved into the work dir
  * (and, in naive mode, in place in the upper layer). Every entry must be a
- * whiteout; the first one that is not stops the removal. The names are
+ * whiteout, or under aufs_whiteouts a mark (".wh." name; a directory one
+ * empty); the first one that is not stops the removal. The names are
  * removed in sorted order, so the trace does not depend on the upper
  * filesystem's directory hash.
  *
@@ -941,8 +942,12 @@ int ul_remove_whiteouts(struct ul_fs *ufs, struct dentry *dir)
 		if (d_really_is_positive(child)) {
 			if (ul_is_whiteout(child))
 				err = ul_do_unlink(ufs, dir, child);
-			else
+			else if (!ul_aufs_name(ufs, n->name, n->len))
 				err = -ENOTEMPTY;
+			else if (d_is_dir(child))	/* a mark, when empty */
+				err = ul_do_rmdir(ufs, dir, child);
+			else
+				err = ul_do_unlink(ufs, dir, child);
 		}
 		dput(child);
 		if (err)

@@ -79,7 +79,7 @@ int ul_sync_status(struct ul_fs *ufs)
  * @len: its length
  *
  * Return: true under aufs_whiteouts for a name starting with ".wh.": in
- * a lower layer it is a mark, never an object of the union.
+ * a layer it is a mark, never an object of the union.
  */
 bool ul_aufs_name(const struct ul_fs *ufs, const char *name, unsigned int len)
 {
@@ -88,9 +88,9 @@ bool ul_aufs_name(const struct ul_fs *ufs, const char *name, unsigned int len)
 }
 
 /**
- * ul_aufs_marked - does a lower directory hold ".wh.<name>"?
+ * ul_aufs_marked - does a directory of a layer hold ".wh.<name>"?
  * @idmap: the idmapping of its layer's mount
- * @dir: a directory of a lower layer
+ * @dir: a directory of a layer
  * @name: the name after the prefix
  * @len: its length
  *

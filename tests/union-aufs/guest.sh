@@ -1,8 +1,8 @@
 # Lower layers with whiteouts in the AUFS form, as containers/storage
 # writes them for a mount program: ".wh.N" (of any type) hides N in its
 # layer and below, ".wh..wh..opq" makes a directory opaque, no ".wh."
-# name is shown, and none can be made. Marks in the upper layer are
-# plain names to unionlite. unionlite with aufs_whiteouts
+# name is shown, and none can be made, also with marks in the upper
+# layer (where an object beside its mark wins). unionlite with aufs_whiteouts
 # against fuse-overlayfs, the form's reference reader: the view, lookups
 # of hidden names, then changes over it. Without the option unionlite
 # reads the same layers as overlayfs does (the marks are files).
@@ -16,7 +16,8 @@ layers() {
 	rm -rf $B/L1 $B/L2 $B/L3 $B/upper $B/work
 	mkdir -p $B/L1/d $B/L2/d $B/L2/e $B/L2/.wh..wh.plnk $B/L3/d $B/L3/e \
 		$B/L3/g $B/upper $B/work $UL_MNT || return 1
-	for f in a b keep f d/x d/y e/p g/deep; do
+	mkdir -p $B/L3/i || return 1
+	for f in a b keep f d/x d/y e/p g/deep h i/j; do
 		echo "L3 $f" >$B/L3/$f
 	done
 	: >$B/L2/.wh.a			# a regular file
@@ -77,9 +78,16 @@ aufs() {
 	view
 	umount $UL_MNT
 	echo "## marks in the upper"
-	: >$B/upper/.wh.f && : >$B/upper/e/.wh..wh..opq
+	: >$B/upper/.wh.h && : >$B/upper/e/.wh..wh..opq && mkdir $B/upper/i &&
+		: >$B/upper/i/.wh..wh..opq && : >$B/upper/.wh.keep
 	mnt $1 || return 1
-	view | sed 's/^/intended: /'
+	# keep beside its mark: unionlite shows the upper object
+	view | sed 's|^\./keep:|intended: &|'
+	for p in h i/j e/q .wh.h; do
+		echo "$p: $(ul_errno stat $UL_MNT/$p)"
+	done
+	# i holds only a mark: empty, removed with it
+	echo "rmdir i: $(ul_errno rmdir $UL_MNT/i); i: $(ul_errno stat $UL_MNT/i)"
 	echo "intended: mkdir .wh.dir: $(ul_errno mkdir $UL_MNT/.wh.dir)"
 	umount $UL_MNT
 }
