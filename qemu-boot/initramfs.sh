@@ -23,6 +23,14 @@ if [ ! -x "$gen" ] || [ "$UL_TREE/usr/gen_init_cpio.c" -nt "$gen" ]; then
 	gcc -O2 -o "$gen" "$UL_TREE/usr/gen_init_cpio.c"
 fi
 
+# the dynamic tools of the guest (packages of deps.sh)
+fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs
+    /usr/sbin/mke2fs /usr/sbin/dmsetup /usr/bin/fuse-overlayfs
+    /usr/bin/containers-storage"
+for b in $fa; do
+	[ -x "$b" ] || ul_die "$b not found: run 'sudo qemu-boot/deps.sh' (it installs what the guest needs)"
+done
+
 bb=/bin/busybox
 ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 [ -x "$bb" ] || ul_die "$bb not found (package busybox-static)"
@@ -38,9 +46,6 @@ ldd "$bb" >/dev/null 2>&1 && ul_die "$bb is not static (package busybox-static)"
 	echo "file /init $UL_TOP/qemu-boot/init 0755 0 0"
 	echo "file /bin/busybox $bb 0755 0 0"
 	# the dynamic tools and the shared objects they load
-	fa="/usr/bin/getfattr /usr/bin/setfattr /usr/sbin/e2fsck /usr/sbin/debugfs
-	    /usr/sbin/mke2fs /usr/sbin/dmsetup /usr/bin/fuse-overlayfs
-	    /usr/bin/containers-storage"
 	for b in $fa; do
 		echo "file $b $b 0755 0 0"
 	done
