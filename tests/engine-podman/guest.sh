@@ -4,8 +4,9 @@
 # tarball, build a Containerfile whose RUN steps delete, replace and
 # rename files and directories of the image across steps (with chroot
 # isolation; the kernel has no network, chroot isolation allows only
-# the host's), mount the image and save it; the image's tree and the
-# saved layers' entries must be equal.
+# the host's), then a buildah step; the tree of every image the steps
+# made (each layer over those below) and of the last must be equal, and
+# the archive unionlite saves, loaded by the native driver, the same.
 . /tests/lib/common.sh
 ul_mount_disks || exit 1
 insmod /lib/modules/unionlite.ko || exit 1
@@ -57,6 +58,15 @@ engine() {
 	# buildah: a working container from the image, one more step
 	inside "$b from --security-opt seccomp=unconfined --name w localhost/img && $b run --isolation chroot --network host w -- sh -c 'rm /etc/c && mkdir /etc/new && echo z >/etc/new/z' && $b commit w localhost/img2" >>/tmp/$1.log 2>&1 ||
 		{ echo "$1: buildah failed"; tail -4 /tmp/$1.log | cut -c1-200; return 1; }
+	# every image the steps made, oldest first: each layer as a tree
+	: >/tmp/$1.steps
+	for m in $(inside "$p images -a --sort created --noheading --format '{{.ID}}'"); do
+		echo "# an image" >>/tmp/$1.steps
+		m=$(inside "$p image mount $m") && ul-tree -x $S$m >>/tmp/$1.steps ||
+			{ echo "$1: image mount failed"; return 1; }
+	done
+	inside "$p image unmount --all" >/dev/null
+	echo "## $1: $(grep -c '^# an image' /tmp/$1.steps) images"
 	m=$(inside "$p image mount localhost/img2") || { echo "$1: image mount failed"; return 1; }
 	echo "## $1: the image"
 	ul-tree -x $S$m | tee /tmp/$1.tree
@@ -74,6 +84,11 @@ engine() {
 
 engine native "" || rc=1
 engine unionlite "--storage-opt overlay.mount_program=/usr/local/sbin/unionlite-mount" || rc=1
+cmp -s /tmp/native.steps /tmp/unionlite.steps || {
+	echo "the images of the steps differ (- native, + unionlite):"
+	diff -U0 /tmp/native.steps /tmp/unionlite.steps | sed -n 's/^[-+][^-+]/	&/p'
+	rc=1
+}
 cmp -s /tmp/native.tree /tmp/unionlite.tree || {
 	echo "the image differs (- native, + unionlite):"
 	diff -U0 /tmp/native.tree /tmp/unionlite.tree | sed -n 's/^[-+][^-+]/	&/p'
