@@ -5,10 +5,9 @@
 # missing and root, else the builds run without it (prepare.sh says so).
 # Run with sudo, it also makes what needs root for the user who ran
 # sudo: the Debian root trees of the real-client and engine tests
-# (rootfs.sh), in that
-# user's store, owned by them: ~/.cache/unionlite, or the UL_STORE given
-# on sudo's command line (sudo UL_STORE=DIR qemu-boot/deps.sh), as
-# lib.sh takes it from the user's environment.
+# (rootfs.sh), in that user's store, owned by them: ~/.cache/unionlite,
+# or the UL_STORE given on sudo's command line (sudo UL_STORE=DIR
+# qemu-boot/deps.sh), as lib.sh takes it from the user's environment.
 given_store=${UL_STORE:-}
 . "$(dirname "$0")/lib.sh"
 

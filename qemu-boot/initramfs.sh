@@ -7,9 +7,9 @@
 # crash-state tests make an upper behind dm-log-writes), fuse-overlayfs
 # (the oracle of tests/union-aufs), containers-storage (the container
 # engines' layer store, tests/union-containers-storage), the static C
-# helpers built from
-# tests/helpers, the mount program and the tree's ext2 selftest, the
-# modules built for VARIANT, the guest scripts (tests/) and /init.
+# helpers built from tests/helpers, the mount program and the tree's
+# ext2 selftest, the modules built for VARIANT, the guest scripts
+# (tests/) and /init.
 . "$(dirname "$0")/lib.sh"
 
 ul_kv "${1:?usage: initramfs.sh [TREE-]VARIANT}"
