@@ -33,9 +33,8 @@
  * With aufs_whiteouts a directory's ".wh.N" is not listed: after its
  * directory is read it masks N there (not an upper N) and below
  * (ul_aufs_apply()).
- * Every directory is then read through the merged list, where that
- * works (the marks are not in the tree while a directory is read, so
- * one named as an upper entry still masks).
+ * Under the option every directory is read through the merged list,
+ * so that a mark can hide a name of its own directory.
  *
  * Every d_ino is the union's inode number of the entry (ino.c): a lower
  * entry's is mapped from the lower d_ino, an upper entry's from the upper
@@ -108,7 +107,7 @@ struct ul_readdir_data {
 	struct ul_dir_cache *cache;
 	const struct ul_layer *layer;	/* the lower layer read, or NULL */
 	bool last;			/* no directory is read after this one */
-	bool aufs;			/* aufs_whiteouts: collect the marks */
+	const struct ul_fs *ufs;	/* under aufs_whiteouts: collect marks */
 	struct list_head marks;		/* the marks of the directory read */
 	int err;
 };
@@ -196,8 +195,7 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
-	if (rdd->aufs && len >= UL_AUFS_PREFIX_LEN &&
-	    !memcmp(name, UL_AUFS_PREFIX, UL_AUFS_PREFIX_LEN)) {
+	if (ul_aufs_name(rdd->ufs, name, len)) {
 		struct ul_aufs_mark *m;
 
 		len -= UL_AUFS_PREFIX_LEN;
@@ -434,7 +432,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	struct dentry *upper = ul_upper(ui);
 	struct ul_readdir_data rdd = {
 		.ctx.actor = ul_fill_merge,
-		.aufs = ufs->config.aufs_whiteouts,
+		.ufs = ufs,
 	};
 	struct ul_dir_cache *cache;
 	struct ul_cache_entry *e;
@@ -472,7 +470,8 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		rdd.ctx.pos = 0;
 		rdd.layer = lo->layer;
 		/* a mark may name an entry of its own directory */
-		rdd.last = i + 1 == ui->numlower && !rdd.aufs;
+		rdd.last = i + 1 == ui->numlower &&
+			   !ufs->config.aufs_whiteouts;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
 			err = ul_mark_whiteouts(ul_layer_idmap(lo->layer),
