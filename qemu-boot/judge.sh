@@ -21,9 +21,12 @@ ul_test_conf() {
 
 # ul_fresh_images DIR: imgs=(DIR/vda-ext4.img DIR/vdb-ext2.img), a fresh
 # ext4 and a fresh ext2 image of IMG_SIZE (made as plain user files).
+# The ext4 inode tables are zeroed here: a lazily made one has the
+# guest's ext4lazyinit thread write them, a few seconds after the mount,
+# in the middle of whatever the test counts or cuts.
 ul_fresh_images() {
 	imgs=("$1/vda-ext4.img" "$1/vdb-ext2.img")
-	mke2fs -q -F -t ext4 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
+	mke2fs -q -F -t ext4 -E lazy_itable_init=0 -L ul-ext4 "${imgs[0]}" "$IMG_SIZE" >/dev/null
 	mke2fs -q -F -t ext2 -L ul-ext2 "${imgs[1]}" "$IMG_SIZE" >/dev/null
 }
 

@@ -9,7 +9,7 @@ variant=$UL_V
 "$UL_TOP/qemu-boot/prepare.sh" "$UL_KV"
 run=$UL_RUNS/$UL_KV/shell
 mkdir -p "$run"
-mke2fs -q -F -t ext4 -L ul-ext4 "$run/vda-ext4.img" 64M >/dev/null
+mke2fs -q -F -t ext4 -E lazy_itable_init=0 -L ul-ext4 "$run/vda-ext4.img" 64M >/dev/null
 mke2fs -q -F -t ext2 -L ul-ext2 "$run/vdb-ext2.img" 64M >/dev/null
 accel=tcg
 [ "${UL_KVM:-0}" = 1 ] && accel=kvm

@@ -283,7 +283,7 @@ crash_fsck() {
 			echo "cut $cut: e2fsck -fn of ${img##*/} is not clean after the ${fixlog[$cut]:-journal replay}" >> "$report"
 			# go on from a new file system: the next boot finds no upper
 			if [ "$img" = "${imgs[0]}" ]; then
-				mke2fs -q -F -t ext4 -L ul-ext4 "$img" "$IMG_SIZE" >/dev/null
+				mke2fs -q -F -t ext4 -E lazy_itable_init=0 -L ul-ext4 "$img" "$IMG_SIZE" >/dev/null
 			else
 				mke2fs -q -F -t ext2 -L ul-ext2 "$img" "$IMG_SIZE" >/dev/null
 			fi
