@@ -17,7 +17,7 @@
 #   make race-soak N=100000  N racing transitions per recipe on unionlite
 #   make kcsan           the tests that name the kcsan variant, on it: the
 #                        data-race detector's runs
-#   make fuzz SEEDS=20 OPS=2000 [REDIRECT=1]  the differential test against
+#   make fuzz SEEDS=20 OPS=2000 [REDIRECT=1] [METACOPY=1]  the differential test against
 #                        overlayfs, longer
 #   make clean           remove build/
 
@@ -86,16 +86,18 @@ race-soak:
 	for k in $(LINUX); do grep -aE 'transitions|overlap' build/logs/$$k-base/race-soak.out build/logs/$$k-base/race-soak.log; done; exit $$rc
 
 # make fuzz SEEDS=20 OPS=2000 [FIRST=1000] [LAYERS=3] [EXTRA=1]
-# [REDIRECT=1] [VARIANT=debug]: ul-diff against overlayfs over one lower
-# layer (or three, as diff-multilower) on seeds FIRST..FIRST+SEEDS-1;
-# EXTRA=1: with inode flags, move-ins and the layers changed between
-# mounts (as diff-layer-changes); REDIRECT=1: both mounted with
-# redirect_dir=on, so that renames of lower directories move them (as
-# diff-redirect); VARIANT=debug: on the debug kernel (KASAN, lockdep)
+# [REDIRECT=1] [METACOPY=1] [VARIANT=debug]: ul-diff against overlayfs
+# over one lower layer (or three, as diff-multilower) on seeds
+# FIRST..FIRST+SEEDS-1; EXTRA=1: with inode flags, move-ins and the
+# layers changed between mounts (as diff-layer-changes); REDIRECT=1: both
+# mounted with redirect_dir=on, so that renames of lower directories move
+# them (as diff-redirect); METACOPY=1: both with metacopy=on (as
+# diff-metacopy); VARIANT=debug: on the debug kernel (KASAN, lockdep)
 fuzz:
 	@UL_FUZZ_SEEDS=$(or $(SEEDS),20) UL_FUZZ_OPS=$(or $(OPS),2000) \
 	UL_FUZZ_FIRST=$(or $(FIRST),1000) UL_FUZZ_LAYERS=$(or $(LAYERS),1) \
 	UL_FUZZ_EXTRA=$(or $(EXTRA),0) UL_FUZZ_REDIRECT=$(or $(REDIRECT),0) \
+	UL_FUZZ_METACOPY=$(or $(METACOPY),0) \
 	VARIANTS=$(or $(VARIANT),base) \
 	qemu-boot/test.sh diff-fuzz; rc=$$?; \
 	for k in $(LINUX); do cat build/logs/$$k-$(or $(VARIANT),base)/diff-fuzz.out; done; exit $$rc

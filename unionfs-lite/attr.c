@@ -80,8 +80,9 @@ int ul_permission(struct ul_idmap *idmap, struct inode *inode,
  *
  * st_dev is the union's for every object, st_ino the union inode's
  * number (ino.c), the append-only and immutable attributes the union
- * inode's. A merged directory has one link, as on overlayfs: its
- * subdirectories are not counted.
+ * inode's, st_blocks of a file whose data is lower the lower data's. A
+ * merged directory has one link, as on overlayfs: its subdirectories are
+ * not counted.
  *
  * Return: 0 or a negative errno from vfs_getattr().
  */
@@ -96,6 +97,15 @@ int ul_getattr(struct ul_idmap *idmap, const struct path *path,
 	ul_real_path(dentry, &realpath);
 	old_cred = ul_override_creds(dentry->d_sb);
 	err = ul_vfs_getattr(&realpath, stat, request_mask, query_flags);
+	if (!err && d_is_reg(dentry) && ul_data_is_lower(UL_E(dentry))) {
+		/* a metacopy file's blocks are its data's, as on overlayfs */
+		struct kstat datastat;
+
+		ul_lower_path(ul_lowerdata(UL_E(dentry)), &realpath);
+		err = ul_vfs_getattr(&realpath, &datastat, STATX_BLOCKS,
+				     query_flags);
+		stat->blocks = datastat.blocks;
+	}
 	revert_creds(old_cred);
 	if (err)
 		return err;
@@ -135,7 +145,11 @@ int ul_setattr(struct ul_idmap *idmap, struct dentry *dentry,
 	err = ul_want_write(dentry->d_sb);
 	if (err)
 		return err;
-	err = ul_copy_up(dentry);
+	/* a truncate keeps part of the data: it is copied up first */
+	if (attr->ia_valid & ATTR_SIZE)
+		err = ul_copy_up_data(dentry);
+	else
+		err = ul_copy_up(dentry);
 	if (err)
 		goto out_drop_write;
 	upper = ul_dentry_upper(dentry);
@@ -288,7 +302,11 @@ static int ul_xattr_set(struct dentry *dentry, struct inode *inode,
 		if (err == -ENODATA)
 			goto out_drop_write;
 	}
-	err = ul_copy_up(dentry);
+	/* a metacopy file never carries file capabilities (copy_up.c) */
+	if (value && !strcmp(name, XATTR_NAME_CAPS))
+		err = ul_copy_up_data(dentry);
+	else
+		err = ul_copy_up(dentry);
 	if (err)
 		goto out_drop_write;
 	upper = ul_dentry_upper(dentry);

@@ -124,6 +124,13 @@ static inline int ul_vfs_getattr(const struct path *path, struct kstat *stat,
 #define UL_SHOW_REDIRECT_FOLLOW (!UL_LINUX_6_12)
 
 /*
+ * Whether /proc/mounts shows the redirect_dir=on that metacopy=on turns
+ * on in a union with an upper layer: 6.12's overlayfs changes its mode
+ * and shows it, 6.1's turns it on behind the mode it shows.
+ */
+#define UL_SHOW_METACOPY_REDIRECT UL_LINUX_6_12
+
+/*
  * The real file behind @user_file, an open union file. 6.12 opens a
  * backing file (fs/backing-file.c, CONFIG_FS_STACK, which overlayfs
  * selects): its f_path is the real one, while what names the file to

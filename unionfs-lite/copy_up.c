@@ -12,7 +12,18 @@
  * pointed at the copy under the same locks, so whoever takes them next
  * (an unlink, a rename) finds the copy in the union inode as on disk.
  * Two processes copying the same object are serialized by the object's
- * ul_inode->lock; the second finds the copy made. The LSM hooks are
+ * ul_inode->lock; the second finds the copy made.
+ *
+ * With metacopy=on a regular file's copy is made without its data: the
+ * size is set (a hole), the copy is marked trusted.overlay.metacopy
+ * before it is renamed into place, and the data is still read from the
+ * lower file (ul_lowerdata()). The first open for write, or a truncate,
+ * copies the data into the upper copy in place (its links and inode
+ * stay), syncs it, then removes the mark: until that one step the copy
+ * reads as a metacopy file, after it as a whole one. A file with
+ * security.capability is always copied whole: writing the data into an
+ * upper file drops that xattr, and putting it back would be a second
+ * step. The LSM hooks are
  * called as overlayfs calls them: security_inode_copy_up() gives the
  * credentials the copy is created with, security_inode_copy_up_xattr()
  * may drop an xattr.
@@ -236,7 +247,7 @@ static int ul_copy_fileattr(struct ul_fs *ufs, struct dentry *lower,
  */
 static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 			       struct dentry *copy, int origin,
-			       unsigned int prot, char *redirect)
+			       unsigned int prot, bool meta, char *redirect)
 {
 	struct inode *inode = d_inode(dentry);
 	struct ul_fs *ufs = UL_FS(inode->i_sb);
@@ -249,6 +260,8 @@ static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 	 */
 	if (origin)
 		set_bit(UL_ORIGIN, &ui->flags);
+	if (meta)
+		set_bit(UL_LOWERDATA, &ui->flags);
 	if (!d_is_dir(copy) && !origin) {
 		inode->i_ino = ul_upper_d_ino(ufs, d_inode(copy)->i_ino);
 		/* the parent's listings hold the old number */
@@ -270,15 +283,16 @@ static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 
 /*
  * Rename the finished copy @temp to @dentry's name in the upper directory
- * of @parent, and
- * publish it (ul_copy_up_publish()) under the same locks. A name that is
+ * of @parent, and publish it (ul_copy_up_publish(); @meta: a metacopy
+ * file) under the same locks. A name that is
  * not negative any more was removed through the union since the copy-up
  * began (a whiteout), or removed and made anew: the object being copied
  * is gone from the union, -ENOENT.
  */
 static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 			      struct dentry *parent, struct dentry *dentry,
-			      int origin, unsigned int prot, char *redirect)
+			      int origin, unsigned int prot, bool meta,
+			      char *redirect)
 {
 	struct dentry *upperdir = ul_dentry_upper(parent);
 	struct dentry *target, *trap;
@@ -304,7 +318,7 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 	err = ul_do_rename(ufs, ufs->workdir, temp, upperdir, target, 0);
 	if (!err) {
 		ul_copy_up_publish(dentry, d_inode(parent), temp, origin,
-				   prot, redirect);
+				   prot, meta, redirect);
 		redirect = NULL;
 	}
 out_dput:
@@ -364,14 +378,56 @@ static struct dentry *ul_copy_up_temp(struct ul_fs *ufs, struct dentry *dentry,
 }
 
 /*
+ * The value of xattr @name of the upper object @real (kmalloc()ed, its
+ * length in *@len), NULL when it has none, or an ERR_PTR.
+ */
+static void *ul_getxattr_alloc(struct ul_fs *ufs, struct dentry *real,
+			       const char *name, size_t *len)
+{
+	ssize_t res;
+	void *buf;
+
+	res = vfs_getxattr(ul_upper_idmap(ufs), real, name, NULL, 0);
+	if (res == -ENODATA || res == -EOPNOTSUPP || !res)
+		return NULL;
+	if (res < 0)
+		return ERR_PTR(res);
+	buf = kmalloc(res, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	res = vfs_getxattr(ul_upper_idmap(ufs), real, name, buf, res);
+	if (res < 0) {
+		kfree(buf);
+		return ERR_PTR(res);
+	}
+	*len = res;
+	return buf;
+}
+
+/* What a copy of a regular file takes of its data */
+enum ul_copy_data {
+	UL_COPY_DATA,		/* all of it */
+	UL_COPY_NODATA,		/* none: the caller empties the file */
+	UL_COPY_META,		/* none under metacopy=on, else all */
+};
+
+/* Does the lower file carry security.capability? (mounter's credentials) */
+static bool ul_has_caps(const struct ul_lower *lo)
+{
+	return vfs_getxattr(ul_layer_idmap(lo->layer), lo->dentry,
+			    XATTR_NAME_CAPS, NULL, 0) > 0;
+}
+
+/*
  * Copy @dentry to the upper layer; @parent is its parent (a reference
- * the caller holds), which has an upper directory. With @redirect, a
- * directory's copy carries it (trusted.overlay.redirect) from before it
- * is renamed into place: recipe 6's first step. A redirect that cannot
- * be set is -EXDEV.
+ * the caller holds), which has an upper directory. @data: what a regular
+ * file's copy takes of its data. With @redirect, a directory's copy, or
+ * a metacopy file's, carries it (trusted.overlay.redirect) from before
+ * it is renamed into place: recipe 6's first step. A redirect that
+ * cannot be set is -EXDEV.
  */
 static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
-			  bool nodata, const char *redirect)
+			  enum ul_copy_data data, const char *redirect)
 {
 	struct ul_fs *ufs = UL_FS(dentry->d_sb);
 	struct inode *inode = d_inode(dentry);
@@ -386,7 +442,9 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	char *redirect_copy = NULL;
 	struct dentry *temp;
 	struct kstat stat, pstat;
+	struct path datapath;
 	unsigned int prot;
+	bool meta = false;
 	int origin, err;
 
 	mutex_lock(&ui->lock);
@@ -412,14 +470,17 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (IS_ERR(link))
 			goto out_revert;
 	}
+	if (S_ISREG(stat.mode) && data == UL_COPY_META && ufs->config.metacopy)
+		meta = !ul_has_caps(&ui->lower);
 
 	temp = ul_copy_up_temp(ufs, dentry, &stat, link);
 	err = PTR_ERR(temp);
 	if (IS_ERR(temp))
 		goto out_put_link;
-	if (S_ISREG(stat.mode)) {
-		err = nodata ? 0 :
-		      ul_do_copy_data(ufs, &lowerpath, temp, stat.size);
+	if (S_ISREG(stat.mode) && data != UL_COPY_NODATA && !meta) {
+		/* a lower metacopy file's data is below it */
+		ul_lower_path(ul_lowerdata(ui), &datapath);
+		err = ul_do_copy_data(ufs, &datapath, temp, stat.size);
 		if (err)
 			goto out_cleanup;
 	}
@@ -436,9 +497,15 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	err = ul_copy_fileattr(ufs, lower, temp);
 	if (err)
 		goto out_cleanup;
-	err = ul_copy_attrs(ufs, temp, &stat, S_ISREG(stat.mode) && !nodata);
+	err = ul_copy_attrs(ufs, temp, &stat,
+			    S_ISREG(stat.mode) && data != UL_COPY_NODATA);
 	if (err)
 		goto out_cleanup;
+	if (meta) {
+		err = ul_do_setxattr(ufs, temp, UL_XATTR_METACOPY, "", 0, 0);
+		if (err)
+			goto out_cleanup;
+	}
 	/*
 	 * The origin keeps the object's inode number (ino.c). As in
 	 * overlayfs (without its index), a copy of one link of a
@@ -456,14 +523,14 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	err = ul_set_impure(ufs, d_inode(parent), upperdir);
 	if (err)
 		goto out_cleanup;
-	if (redirect && S_ISDIR(stat.mode)) {
+	if (redirect && (S_ISDIR(stat.mode) || meta)) {
 		redirect_copy = ul_write_redirect(ufs, temp, redirect);
 		err = PTR_ERR(redirect_copy);
 		if (IS_ERR(redirect_copy))
 			goto out_cleanup;
 	}
 	err = ul_copy_up_install(ufs, temp, parent, dentry, origin, prot,
-				 redirect_copy);
+				 meta, redirect_copy);
 	if (err)
 		goto out_cleanup;
 	ul_restore_times(ufs, upperdir, &pstat);
@@ -499,22 +566,19 @@ int ul_copy_up_nodata(struct dentry *dentry)
 	if (!ul_dentry_upper(parent))
 		err = ul_copy_up(parent);
 	if (!err && !ul_dentry_upper(dentry))
-		err = ul_copy_up_one(parent, dentry, true, NULL);
+		err = ul_copy_up_one(parent, dentry, UL_COPY_NODATA, NULL);
+	/* a metacopy file: its data first, so the open finds it whole */
+	if (!err)
+		err = ul_copy_up_data(dentry);
 	dput(parent);
 	return err;
 }
 
-/**
- * ul_copy_up - make sure an object and its parents are in the upper layer
- * @dentry: the union dentry
- *
- * The caller holds write access to the upper mount (ul_want_write()).
- * Copies the topmost missing ancestor first, one object at a time, holding
- * no copy-up lock while taking another.
- *
- * Return: 0 or a negative errno.
+/*
+ * Copy @dentry and its missing ancestors up, the topmost first; @data:
+ * @dentry itself is copied with its data even under metacopy=on.
  */
-int ul_copy_up(struct dentry *dentry)
+static int ul_copy_up_tree(struct dentry *dentry, bool data)
 {
 	int err = 0;
 
@@ -527,7 +591,8 @@ int ul_copy_up(struct dentry *dentry)
 			next = parent;
 			parent = dget_parent(next);
 		}
-		err = ul_copy_up_one(parent, next, false, NULL);
+		err = ul_copy_up_one(parent, next, data && next == dentry ?
+				     UL_COPY_DATA : UL_COPY_META, NULL);
 		dput(parent);
 		dput(next);
 	}
@@ -535,10 +600,110 @@ int ul_copy_up(struct dentry *dentry)
 }
 
 /**
- * ul_copy_up_redirect - copy a directory up with a redirect
- * @dentry: the union dentry of a directory with a lower directory
+ * ul_copy_up - make sure an object and its parents are in the upper layer
+ * @dentry: the union dentry
+ *
+ * The caller holds write access to the upper mount (ul_want_write()).
+ * Copies the topmost missing ancestor first, one object at a time, holding
+ * no copy-up lock while taking another. Under metacopy=on a regular file
+ * is copied without its data (ul_copy_up_data() completes it).
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_copy_up(struct dentry *dentry)
+{
+	return ul_copy_up_tree(dentry, false);
+}
+
+/*
+ * Copy the data of @dentry, a file whose upper copy is a metacopy file,
+ * into that copy (ul_do_copy_data(): synced), then remove the mark: the
+ * one step after which the upper copy is read. Its times stay.
+ */
+static int ul_copy_up_meta_data(struct dentry *dentry)
+{
+	struct ul_fs *ufs = UL_FS(dentry->d_sb);
+	struct inode *inode = d_inode(dentry);
+	struct ul_inode *ui = UL_I(inode);
+	const struct cred *old_cred;
+	struct path datapath;
+	struct dentry *upper;
+	size_t caps_len = 0;
+	void *caps;
+	int err = 0;
+
+	mutex_lock(&ui->lock);
+	upper = ul_upper(ui);
+	if (!upper || !test_bit(UL_LOWERDATA, &ui->flags))
+		goto out_unlock;	/* another process copied it */
+	err = -EIO;
+	if (WARN_ON(!ul_lowerdata(ui)))
+		goto out_unlock;
+	ul_lower_path(ul_lowerdata(ui), &datapath);
+	old_cred = ul_override_creds(dentry->d_sb);
+	/*
+	 * unionlite makes no metacopy file with security.capability; one
+	 * overlayfs made gets it back after the data dropped it (a crash
+	 * between the two loses it).
+	 */
+	caps = ul_getxattr_alloc(ufs, upper, XATTR_NAME_CAPS, &caps_len);
+	err = PTR_ERR(caps);
+	if (IS_ERR(caps))
+		goto out_revert;
+	/* the test build's naive mode: the mark goes first (a broken order) */
+	if (ul_test_naive()) {
+		err = ul_do_removexattr(ufs, upper, UL_XATTR_METACOPY);
+		if (!err)
+			clear_bit(UL_LOWERDATA, &ui->flags);
+	}
+	if (!err)
+		err = ul_do_copy_data(ufs, &datapath, upper,
+				      i_size_read(d_inode(upper)));
+	if (!err && caps)
+		err = ul_do_setxattr(ufs, upper, XATTR_NAME_CAPS, caps,
+				     caps_len, 0);
+	if (!err && !ul_test_naive())
+		err = ul_do_removexattr(ufs, upper, UL_XATTR_METACOPY);
+	kfree(caps);
+out_revert:
+	revert_creds(old_cred);
+	if (!err) {
+		/* readers that see the flag clear find the data in place */
+		smp_mb__before_atomic();
+		clear_bit(UL_LOWERDATA, &ui->flags);
+		ul_copyattr(inode);
+	}
+out_unlock:
+	mutex_unlock(&ui->lock);
+	return err;
+}
+
+/**
+ * ul_copy_up_data - make sure an object is in the upper layer with its data
+ * @dentry: the union dentry
+ *
+ * As ul_copy_up(), but a regular file is copied whole, and the data of a
+ * metacopy file is copied into its upper copy (before a write or a
+ * truncate).
+ *
+ * Return: 0 or a negative errno.
+ */
+int ul_copy_up_data(struct dentry *dentry)
+{
+	int err = ul_copy_up_tree(dentry, true);
+
+	if (!err && d_is_reg(dentry) && ul_data_is_lower(UL_E(dentry)))
+		err = ul_copy_up_meta_data(dentry);
+	return err;
+}
+
+/**
+ * ul_copy_up_redirect - copy an object up with a redirect
+ * @dentry: the union dentry of a directory with a lower directory, or of
+ *	a file whose copy metacopy=on makes without its data
  * @redirect: the trusted.overlay.redirect its copy gets, naming the lower
- *	directory it has now (so the union's view does not change)
+ *	directory or data it has now (so the union's view does not change);
+ *	NULL for none
  *
  * As ul_copy_up(); when @dentry is in the upper layer already, nothing
  * is done (the caller sets the redirect there).
@@ -555,7 +720,7 @@ int ul_copy_up_redirect(struct dentry *dentry, const char *redirect)
 	parent = dget_parent(dentry);
 	err = ul_copy_up(parent);
 	if (!err)
-		err = ul_copy_up_one(parent, dentry, false, redirect);
+		err = ul_copy_up_one(parent, dentry, UL_COPY_META, redirect);
 	dput(parent);
 	return err;
 }

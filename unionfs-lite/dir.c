@@ -19,7 +19,8 @@
  *  ul_rename_whiteout_flag()	5. rename(P, Q), P needs a whiteout, Q
  *				   exists
  *  ul_rename_dir_redirect()	6. (ours) rename(P, Q), P a directory with a
- *				   lower directory (redirect_dir=on)
+ *				   lower directory (redirect_dir=on), or a
+ *				   file whose data is lower (metacopy=on)
  *
  * Each recipe runs with the upper (and work) parents locked, looks the
  * upper name up again under the lock and returns -ESTALE when it is not
@@ -647,6 +648,8 @@ static int ul_impure_for(struct ul_fs *ufs, struct dentry *obj,
 	return ul_set_impure(ufs, d_inode(dir), ul_dentry_upper(dir));
 }
 
+static int ul_link_copy_up(struct dentry *linked);
+
 static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 {
 	struct super_block *sb = dentry->d_sb;
@@ -665,7 +668,7 @@ static int ul_create_object(struct dentry *dentry, struct ul_cattr *attr)
 	if (err)
 		return err;
 	if (linked) {
-		err = ul_copy_up(linked);
+		err = ul_link_copy_up(linked);
 		if (err)
 			goto out_drop_write;
 		attr->hardlink = ul_dentry_upper(linked);
@@ -1188,17 +1191,38 @@ out:
 }
 
 /*
- * NULL when @dentry moves without a new redirect: it is not a directory
- * with a lower one, or it has a redirect that holds at the new name
- * (any within its parent, an absolute one anywhere). Else the redirect
- * to give it, or an ERR_PTR (ul_build_redirect()).
+ * Does @dentry need a redirect at a new name: a directory with a lower
+ * one, or a regular file whose data stays lower (a metacopy copy, or a
+ * lower-only file that metacopy=on copies up as one)?
+ */
+static bool ul_moves_by_redirect(struct dentry *dentry)
+{
+	struct ul_inode *ui = UL_E(dentry);
+
+	if (!ul_lower(ui))
+		return false;
+	if (d_is_dir(dentry))
+		return true;
+	if (!d_is_reg(dentry))
+		return false;
+	if (ul_upper(ui))
+		return test_bit(UL_LOWERDATA, &ui->flags);
+	return UL_FS(dentry->d_sb)->config.metacopy;
+}
+
+/*
+ * NULL when @dentry moves without a new redirect: it is neither a
+ * directory with a lower one nor a file whose data is lower, or it has
+ * a redirect that holds at the new name (any within its parent, an
+ * absolute one anywhere). Else the redirect to give it, or an ERR_PTR
+ * (ul_build_redirect()).
  */
 static char *ul_redirect_for(struct dentry *dentry, bool samedir)
 {
 	const char *redirect;
 	bool holds;
 
-	if (!d_is_dir(dentry) || !ul_dentry_lower(dentry))
+	if (!ul_moves_by_redirect(dentry))
 		return NULL;
 	spin_lock(&dentry->d_lock);
 	redirect = UL_E(dentry)->redirect;
@@ -1234,6 +1258,35 @@ static int ul_set_redirect(struct ul_fs *ufs, struct dentry *dentry,
 	spin_unlock(&dentry->d_lock);
 	kfree(copy);
 	return 0;
+}
+
+/*
+ * link(P, Q) copies P up. A file whose data stays lower gets an absolute
+ * redirect first, as on overlayfs: a lookup of Q, in another directory
+ * perhaps, must find the data (the copy carries it from the start; a
+ * copy made before gets it set).
+ */
+static int ul_link_copy_up(struct dentry *linked)
+{
+	struct ul_fs *ufs = UL_FS(linked->d_sb);
+	const struct cred *old_cred;
+	char *redirect;
+	int err;
+
+	if (!ul_moves_by_redirect(linked))
+		return ul_copy_up(linked);
+	redirect = ul_redirect_for(linked, false);
+	if (IS_ERR(redirect))
+		return PTR_ERR(redirect);
+	err = ul_copy_up_redirect(linked, redirect);
+	if (!err && redirect && ul_data_is_lower(UL_E(linked))) {
+		old_cred = ul_override_creds(linked->d_sb);
+		err = ul_set_redirect(ufs, linked, ul_dentry_upper(linked),
+				      redirect);
+		revert_creds(old_cred);
+	}
+	kfree(redirect);
+	return err;
 }
 
 /* The redirects recipe 6 gives P (@old) and, in an exchange, Q (@new). */
@@ -1501,9 +1554,11 @@ out_drop_write:
 
 /*
  * Recipe 6 (ours, not the cover letter's), rename(P, Q) where P (or, in
- * an exchange, Q) is a directory with a lower directory. It keeps its
- * lower contents at the new name through trusted.overlay.redirect, which
- * lookup follows (namei.c):
+ * an exchange, Q) is a directory with a lower directory, or a file whose
+ * data stays lower under metacopy=on (as a directory's contents, the
+ * data is found through the redirect). It keeps its lower contents at
+ * the new name through trusted.overlay.redirect, which lookup follows
+ * (namei.c):
  *   1. redirect := P's name (Q in the same directory) or P's path from
  *      the union's root (elsewhere); longer than redirect_max: EXDEV,
  *      before any change;
@@ -1562,8 +1617,8 @@ static int ul_rename(struct ul_idmap *idmap, struct inode *olddir,
 	    ((flags & RENAME_EXCHANGE) &&
 	     ul_aufs_name(UL_FS(old->d_sb), old->d_name.name, old->d_name.len)))
 		return -EINVAL;
-	if ((d_is_dir(old) && ul_dentry_lower(old)) ||
-	    ((flags & RENAME_EXCHANGE) && d_is_dir(new) && ul_dentry_lower(new)))
+	if (ul_moves_by_redirect(old) ||
+	    ((flags & RENAME_EXCHANGE) && ul_moves_by_redirect(new)))
 		return ul_rename_dir_redirect(olddir, old, newdir, new, flags);
 	return ul_rename_steps(olddir, old, newdir, new, flags, NULL);
 }

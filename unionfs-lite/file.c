@@ -2,11 +2,13 @@
 /*
  * unionlite: regular files. An open union file holds an open real file of
  * the topmost object at open time; reads, writes, mmap, seeks and syncs
- * go to it. Opening for write or with O_TRUNC copies a lower-only file up
- * first. A file opened read-only on a lower-only object follows a later
- * copy-up (made through another open, a chmod, a link...): its next read,
- * mmap, seek or sync opens the upper copy once and uses that from then on,
- * so it sees what was written there.
+ * go to it: the object holding the data, which for a metacopy file is
+ * the lower one (ul_real_data_path()). Opening for write or with O_TRUNC
+ * copies a lower-only file up first, and the data of a metacopy file. A
+ * file opened read-only on lower data follows a later copy-up of it
+ * (made through another open, a chmod, a link...): its next read, mmap,
+ * seek or sync opens the upper copy once and uses that from then on, so
+ * it sees what was written there.
  */
 
 #include <linux/file.h>
@@ -19,7 +21,7 @@
 /**
  * struct ul_file - an open union file (file->private_data)
  * @real: the real file opened with the union file: the upper object, or
- *	the lower one when the object had not been copied up
+ *	the lower one when the object's data had not been copied up
  * @upper: a lower @real's successor, opened on the upper copy the first
  *	time it is needed after a copy-up; set once (cmpxchg), then used for
  *	everything
@@ -53,7 +55,7 @@ static int ul_open(struct inode *inode, struct file *file)
 		if (file->f_flags & O_TRUNC)
 			err = ul_copy_up_nodata(dentry);
 		else
-			err = ul_copy_up(dentry);
+			err = ul_copy_up_data(dentry);
 		ul_drop_write(sb);
 		if (err)
 			return err;
@@ -62,7 +64,7 @@ static int ul_open(struct inode *inode, struct file *file)
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL);
 	if (!uf)
 		return -ENOMEM;
-	ul_real_path(dentry, &realpath);
+	ul_real_data_path(dentry, &realpath);
 	old_cred = ul_override_creds(sb);
 	/* O_TRUNC: the VFS truncates through ->setattr after the open */
 	realfile = ul_open_real(file, file->f_flags & ~(O_CREAT | O_EXCL |
@@ -114,7 +116,7 @@ static struct file *ul_file_current(struct file *file)
 	if (upper)
 		return upper;
 	upath.dentry = ul_upper(UL_I(file_inode(file)));
-	if (!upath.dentry)
+	if (!upath.dentry || ul_data_is_lower(UL_I(file_inode(file))))
 		return uf->real;
 	upath.mnt = ufs->upper_mnt;
 	old_cred = ul_file_creds(file);
@@ -270,8 +272,32 @@ static int ul_mmap(struct file *file, struct vm_area_struct *vma)
 	return ret;
 }
 
+/*
+ * fsync() of a file whose data is lower and whose metadata is in its
+ * upper copy (a metacopy file): the upper copy's metadata too, as the
+ * mounter.
+ */
+static int ul_fsync_meta(struct file *file)
+{
+	struct ul_fs *ufs = UL_FS(file_inode(file)->i_sb);
+	struct path upath = { .mnt = ufs->upper_mnt };
+	struct file *meta;
+	int ret;
+
+	upath.dentry = ul_upper(UL_I(file_inode(file)));
+	if (!upath.dentry)
+		return 0;
+	meta = dentry_open(&upath, O_RDONLY | O_NOATIME, current_cred());
+	if (IS_ERR(meta))
+		return PTR_ERR(meta);
+	ret = vfs_fsync(meta, 0);
+	fput(meta);
+	return ret;
+}
+
 static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
+	struct ul_fs *ufs = UL_FS(file_inode(file)->i_sb);
 	struct file *realfile;
 	const struct cred *old_cred;
 	int ret;
@@ -284,6 +310,8 @@ static int ul_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 		return PTR_ERR(realfile);
 	old_cred = ul_file_creds(file);
 	ret = vfs_fsync_range(realfile, start, end, datasync);
+	if (!ret && !datasync && realfile->f_path.mnt != ufs->upper_mnt)
+		ret = ul_fsync_meta(file);
 	revert_creds(old_cred);
 	return ret;
 }

@@ -202,9 +202,10 @@ static void ul_lockdep_annotate(struct inode *inode)
  * ul_get_inode - the union inode of a real object
  * @sb: the union super block
  * @upper: upper object or NULL; the reference is taken over
- * @lowers: the visible lower objects, top-down: one, or a merged
- *	directory's lower stack; their references are taken over (the array
- *	is the caller's)
+ * @lowers: the visible lower objects, top-down: one, a merged
+ *	directory's lower stack, or a metacopy file's topmost lower object
+ *	and its data (an upper file has lower objects only as a metacopy
+ *	file); their references are taken over (the array is the caller's)
  * @numlower: how many @lowers (0 for none)
  * @opaque: @upper is an opaque directory
  * @redirect: @upper's trusted.overlay.redirect (kmalloc()ed, taken
@@ -295,6 +296,9 @@ struct inode *ul_get_inode(struct super_block *sb, struct dentry *upper,
 		set_bit(UL_ORIGIN, &ui->flags);
 	if (whiteouts)
 		set_bit(UL_WHITEOUTS, &ui->flags);
+	/* lookup gives an upper file lower objects only for its data */
+	if (upper && S_ISREG(realinode->i_mode) && numlower)
+		set_bit(UL_LOWERDATA, &ui->flags);
 	if (upper) {
 		old_cred = ul_override_creds(sb);
 		ui->prot = ul_read_protattr(UL_FS(sb), upper);

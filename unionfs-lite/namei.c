@@ -178,7 +178,12 @@ fail:
 	return ERR_PTR(res);
 }
 
-/* A regular file that carries trusted.overlay.metacopy (not implemented). */
+/*
+ * A regular file that carries trusted.overlay.metacopy: its data is in
+ * the layers below (with metacopy=on; refused without it, as overlayfs).
+ * Any value is taken (overlayfs 6.12 may store an fs-verity digest in
+ * it, which unionlite does not check).
+ */
 static int ul_is_metacopy(struct ul_idmap *idmap, struct dentry *real)
 {
 	ssize_t res;
@@ -200,7 +205,9 @@ static int ul_is_metacopy(struct ul_idmap *idmap, struct dentry *real)
  *	merge below it)
  * @stop: nothing below the last layer looked at counts
  * @last: the layer being looked at is the last one to look at
- * @metacopy: the object found is a metacopy file
+ * @metacopy: the object found is a metacopy file: the walk goes on for
+ *	its data, a regular file
+ * @upper_metacopy: the upper object is a metacopy file
  * @seen: the first layer with the name held a whiteout (1) or an
  *	object (2); 0 until then
  * @ufs: the union
@@ -213,11 +220,13 @@ struct ul_lookup_data {
 	bool stop;
 	bool last;
 	bool metacopy;
+	bool upper_metacopy;
 	int seen;
 };
 
 /*
- * A directory met on the walk carries a redirect: what the layers below
+ * A directory or metacopy file met on the walk carries a redirect: what
+ * the layers below
  * are asked for becomes it. In a path walk (@prelen bytes of the path
  * done, @post the rest), a name replaces this component; a path
  * replaces what was walked so far.
@@ -297,6 +306,11 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 	}
 	if (!d->seen)
 		d->seen = 2;
+	if (last_element && d->metacopy && !d_is_reg(this)) {
+		/* a metacopy file's data is a regular file: none here */
+		d->stop = true;
+		goto out_put;
+	}
 	if (!d_can_lookup(this)) {
 		if (d->is_dir || !last_element) {
 			/* a non-directory under a directory: hidden */
@@ -307,7 +321,12 @@ static int ul_lookup_one(struct ul_lookup_data *d, struct ul_layer *layer,
 		if (err < 0)
 			goto out_err;
 		d->metacopy = err;
-		d->stop = true;
+		d->stop = !d->metacopy;
+		if (d->metacopy && !d->last) {
+			err = ul_follow_redirect(d, idmap, this, prelen, post);
+			if (err)
+				goto out_err;
+		}
 		*ret = this;
 		return 0;
 	}
@@ -395,8 +414,12 @@ static struct ul_lower ul_walk_dir(struct ul_fs *ufs, struct ul_inode *pui,
  * @lowers (room for every layer, references). An absolute redirect moves
  * the walk to the layers' roots, from the next layer down.
  *
+ * A metacopy file's walk keeps the topmost lower object and the data
+ * under it, not the metacopy files between them.
+ *
  * Return: how many, or a negative errno (-EPERM for a redirect or a
- * metacopy file the mount does not follow, as overlayfs).
+ * metacopy file the mount does not follow, -EIO for a metacopy file
+ * without data under it, as overlayfs).
  */
 static int ul_lookup_lowers(struct ul_fs *ufs, struct dentry *dentry,
 			    struct ul_inode *pui, struct ul_lookup_data *d,
@@ -421,16 +444,25 @@ static int ul_lookup_lowers(struct ul_fs *ufs, struct dentry *dentry,
 			goto out_put;
 		if (!this)
 			continue;
-		if (d->metacopy) {
+		if ((d->metacopy || d->upper_metacopy) &&
+		    !ufs->config.metacopy) {
 			dput(this);
 			pr_warn_ratelimited("unionlite: refusing to follow metacopy origin for (%pd2)\n",
 					    dentry);
 			err = -EPERM;
 			goto out_put;
 		}
-		lowers[n].layer = dir.layer;
-		lowers[n].dentry = this;
-		n++;
+		if (d->metacopy && n) {
+			/*
+			 * a metacopy file between the topmost lower one and
+			 * the data: neither the object's metadata nor its data
+			 */
+			dput(this);
+		} else {
+			lowers[n].layer = dir.layer;
+			lowers[n].dentry = this;
+			n++;
+		}
 		/*
 		 * Following a redirect is like following a symlink into a
 		 * lower layer without its permission checks: only done
@@ -447,6 +479,12 @@ static int ul_lookup_lowers(struct ul_fs *ufs, struct dentry *dentry,
 			/* go on with the layer under this one */
 			i = dir.layer->idx - 1;
 		}
+	}
+	if (d->metacopy || (d->upper_metacopy && !n)) {
+		pr_warn_ratelimited("unionlite: metacopy with no lower data found - abort lookup (%pd2)\n",
+				    dentry);
+		err = -EIO;
+		goto out_put;
 	}
 	return n;
 
@@ -611,9 +649,21 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (err < 0)
 			goto out_dput_upper;
 		upper_metacopy = err;
+		d.upper_metacopy = err;
+		d.metacopy = err;
+	}
+	if (upper_metacopy && ul_redirect_read(ufs, pui)) {
+		/* where the data is, when the file moved */
+		err = ul_follow_redirect(&d, ul_upper_idmap(ufs), upper, 0, "");
+		if (!err && d.redirect) {
+			upper_redirect = kstrdup(d.redirect, GFP_KERNEL);
+			err = upper_redirect ? 0 : -ENOMEM;
+		}
+		if (err)
+			goto out_dput_upper;
 	}
 
-	if (upper && !upper_metacopy &&
+	if (upper && (!upper_metacopy || d.redirect) &&
 	    (!d_is_dir(upper) || opaque || d.redirect)) {
 		/* the upper object decides: the lower layers are not asked */
 		ul_set_dentry_flag(dentry, UL_D_LOWER_UNKNOWN, true);
@@ -626,18 +676,6 @@ struct dentry *ul_lookup(struct inode *dir, struct dentry *dentry,
 		if (!upper || !d.redirect)
 			ul_set_lower_name(dentry, d.seen == 2);
 	}
-	if (upper_metacopy) {
-		/* as overlayfs with metacopy=off */
-		if (numlower)
-			pr_warn_ratelimited("unionlite: refusing to follow metacopy origin for (%pd2)\n",
-					    dentry);
-		else
-			pr_warn_ratelimited("unionlite: metacopy with no lower data found - abort lookup (%pd2)\n",
-					    dentry);
-		err = numlower ? -EPERM : -EIO;
-		goto out_put_lowers;
-	}
-
 	ul_set_whiteout_seen(dentry, ul_is_whiteout(upper));
 	if (ul_is_whiteout(upper)) {
 		/* the name is whited out: a negative union dentry */
@@ -666,8 +704,6 @@ out_negative:
 		kfree(lowers);
 	return d_splice_alias(NULL, dentry);
 
-out_put_lowers:
-	ul_put_lowers(lowers, numlower);
 out_dput_upper:
 	dput(upper);
 out_revert:

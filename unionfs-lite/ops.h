@@ -132,6 +132,7 @@ void ul_dir_renumbered(struct inode *dir);
 /* copy_up.c */
 int ul_copy_up(struct dentry *dentry);
 int ul_copy_up_nodata(struct dentry *dentry);
+int ul_copy_up_data(struct dentry *dentry);
 int ul_copy_up_redirect(struct dentry *dentry, const char *redirect);
 int ul_copy_xattrs(struct ul_fs *ufs, struct ul_idmap *idmap,
 		   struct dentry *from, struct dentry *temp);

@@ -160,6 +160,7 @@ static const struct constant_table ul_redirect_names[] = {
 static int ul_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct ul_fs *ufs = UL_FS(root->d_sb);
+	int redirect;
 
 	ul_show_paths(m, "lowerdir", ufs->config.lowerdir,
 		      ufs->config.numlower);
@@ -167,15 +168,22 @@ static int ul_show_options(struct seq_file *m, struct dentry *root)
 	ul_show_paths(m, "workdir", ufs->config.workdir, 1);
 	if (ufs->config.default_permissions)
 		seq_puts(m, ",default_permissions");
-	/* as overlayfs: what differs from the default */
-	if (ufs->config.redirect != UL_REDIRECT_OFF &&
-	    (ufs->config.redirect != UL_REDIRECT_FOLLOW ||
-	     UL_SHOW_REDIRECT_FOLLOW))
+	/*
+	 * as overlayfs: what differs from the default; 6.12's also shows
+	 * the redirect_dir=on that metacopy=on turned on
+	 */
+	redirect = ufs->config.redirect;
+	if (ufs->config.metacopy && ufs->upper_mnt && UL_SHOW_METACOPY_REDIRECT)
+		redirect = UL_REDIRECT_ON;
+	if (redirect != UL_REDIRECT_OFF &&
+	    (redirect != UL_REDIRECT_FOLLOW || UL_SHOW_REDIRECT_FOLLOW))
 		seq_printf(m, ",redirect_dir=%s",
-			   ul_redirect_names[ufs->config.redirect].name);
+			   ul_redirect_names[redirect].name);
 	if (ufs->config.xino != UL_XINO_UNSET && !ufs->same_fs)
 		seq_printf(m, ",xino=%s",
 			   ufs->config.xino == UL_XINO_ON ? "on" : "auto");
+	if (ufs->config.metacopy)
+		seq_puts(m, ",metacopy=on");
 	if (ufs->config.no_sync)
 		seq_puts(m, ",volatile");
 	if (ufs->config.aufs_whiteouts)
@@ -210,9 +218,9 @@ enum {
 };
 
 /*
- * overlayfs's names for what unionlite does one way only: index=,
- * metacopy= and nfs_export= take any value ul_parse_param() checks, so
- * that "on" is refused by name rather than as an unknown option.
+ * overlayfs's names for what unionlite does one way only: index= and
+ * nfs_export= take any value ul_parse_param() checks, so that "on" is
+ * refused by name rather than as an unknown option.
  */
 
 static const struct fs_parameter_spec ul_fs_parameters[] = {
@@ -301,9 +309,15 @@ static int ul_parse_param(struct fs_context *fc, struct fs_parameter *param)
 			return invalfc(fc, "bad mount option \"redirect_dir=%s\"",
 				       param->string);
 		ufs->config.redirect = opt;
+		ufs->config.redirect_set = true;
+		return 0;
+	case UL_OPT_METACOPY:
+		if (strcmp(param->string, "on") && strcmp(param->string, "off"))
+			return invalfc(fc, "bad mount option \"metacopy=%s\"",
+				       param->string);
+		ufs->config.metacopy = !strcmp(param->string, "on");
 		return 0;
 	case UL_OPT_INDEX:
-	case UL_OPT_METACOPY:
 	case UL_OPT_NFS_EXPORT:
 		if (!strcmp(param->string, "off"))
 			return 0;
@@ -1022,6 +1036,18 @@ static void ul_free_fs(struct ul_fs *ufs)
 }
 
 /*
+ * metacopy=on finds a file's data through redirects and, with an upper
+ * layer, makes them when a file moves: redirect_dir=on with an upper
+ * layer, any mode but nofollow without one (overlayfs's rule).
+ */
+static bool ul_metacopy_redirect_ok(const struct ul_fs *ufs)
+{
+	if (ufs->config.upperdir)
+		return ufs->config.redirect == UL_REDIRECT_ON;
+	return ufs->config.redirect != UL_REDIRECT_NOFOLLOW;
+}
+
+/*
  * A union of lower layers only (no upperdir, no workdir) is read-only,
  * and as on overlayfs needs two of them at least.
  */
@@ -1040,6 +1066,19 @@ static int ul_get_tree(struct fs_context *fc)
 	if (!ufs->config.upperdir && ufs->config.no_sync) {
 		pr_info("unionlite: option \"volatile\" is meaningless in a non-upper mount, ignoring it.\n");
 		ufs->config.no_sync = false;
+	}
+	if (ufs->config.metacopy && !ul_metacopy_redirect_ok(ufs)) {
+		/*
+		 * as overlayfs: on unless redirect_dir= said otherwise
+		 * (6.12's names "off" as the "follow" it means)
+		 */
+		if (ufs->config.redirect_set)
+			return invalfc(fc, "conflicting options: metacopy=on,redirect_dir=%s",
+				       UL_LINUX_6_12 &&
+				       ufs->config.redirect == UL_REDIRECT_OFF ?
+				       "follow" :
+				       ul_redirect_names[ufs->config.redirect].name);
+		/* ul_redirect_create() says yes from here on */
 	}
 	return get_tree_nodev(fc, ul_fill_super);
 }

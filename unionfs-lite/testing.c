@@ -12,7 +12,7 @@
 static bool ul_naive;
 module_param_named(naive, ul_naive, bool, 0644);
 MODULE_PARM_DESC(naive,
-		 "test build: do the whiteout recipes in several visible, non-atomic steps");
+		 "test build: do the whiteout recipes and metacopy data copy-ups in several visible, non-atomic steps");
 
 static bool ul_no_rename_whiteout;
 module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);

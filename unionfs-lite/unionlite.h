@@ -58,6 +58,10 @@
  *	upper layer only)
  * @aufs_whiteouts: the layers may hold whiteouts in the AUFS form too
  *	(UL_AUFS_PREFIX)
+ * @metacopy: metacopy=on: a regular file's copy-up copies its metadata
+ *	only until its data is written (copy_up.c)
+ * @redirect_set: redirect_dir= was given (metacopy=on conflicts with it
+ *	unless it lets redirects be made)
  */
 struct ul_config {
 	char *lowerdir;
@@ -69,6 +73,8 @@ struct ul_config {
 	int xino;
 	bool no_sync;
 	bool aufs_whiteouts;
+	bool metacopy;
+	bool redirect_set;
 };
 
 /*
@@ -186,6 +192,13 @@ enum {
 	 * is read through the merged list, which hides them.
 	 */
 	UL_WHITEOUTS,
+	/*
+	 * A regular file whose upper copy holds its metadata only
+	 * (trusted.overlay.metacopy): the data is still read from the
+	 * bottom of the lower stack, ul_lowerdata(). Set before the upper
+	 * object is published, cleared once the data is copied up.
+	 */
+	UL_LOWERDATA,
 };
 
 /**
@@ -196,15 +209,17 @@ enum {
  *	top of a merged directory's lower stack; its dentry is NULL when
  *	there is none or it is hidden
  * @below: a directory merged from several lower layers: the lower
- *	directories under @lower, top-down (kmalloc()ed); else NULL
+ *	directories under @lower, top-down (kmalloc()ed); a regular file
+ *	whose @lower is a metacopy file: the file below that holds its
+ *	data (one entry); else NULL
  * @numlower: how many lower objects: 0, 1 (@lower), or 1 + the size of
  *	@below. Fixed when the union inode is made, like @lower and @below.
  * @key: the real inode this union inode is hashed on (the topmost one);
  *	compared, never dereferenced, by the inode hash lookup
- * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE, UL_WHITEOUTS
- * @redirect: directories: the upper directory's trusted.overlay.redirect
- *	(kmalloc()ed), or NULL. Read and replaced under the d_lock of the
- *	directory's dentry (ul_get_redirect(), ul_set_redirect()).
+ * @flags: UL_OPAQUE, UL_ORIGIN, UL_IMPURE, UL_WHITEOUTS, UL_LOWERDATA
+ * @redirect: directories, and files whose data is lower: the upper
+ *	object's trusted.overlay.redirect (kmalloc()ed), or NULL. Read and
+ *	replaced under the d_lock of the object's dentry (ul_set_redirect()).
  * @prot: S_APPEND and S_IMMUTABLE of an upper object, which the upper
  *	inode does not carry (they are in trusted.overlay.protattr)
  * @lock: serializes copy-up of this object, and the readdir cache
@@ -244,10 +259,13 @@ static inline struct ul_fs *UL_FS(const struct super_block *sb)
 	return sb->s_fs_info;
 }
 
-/* redirect_dir=on: a directory with a lower moves (recipe 6) */
+/*
+ * redirect_dir=on, or metacopy=on, which turns it on: a directory with a
+ * lower, or a file whose data is lower, moves (recipe 6)
+ */
 static inline bool ul_redirect_create(const struct ul_fs *ufs)
 {
-	return ufs->config.redirect == UL_REDIRECT_ON;
+	return ufs->config.redirect == UL_REDIRECT_ON || ufs->config.metacopy;
 }
 
 /*
@@ -305,6 +323,27 @@ static inline const struct ul_lower *ul_lower_at(const struct ul_inode *ui,
 	return i ? &ui->below[i - 1] : &ui->lower;
 }
 
+/*
+ * The lower object that holds a regular file's data: the bottom of its
+ * lower stack (a lower metacopy file on top, then its data), or NULL.
+ */
+static inline const struct ul_lower *ul_lowerdata(const struct ul_inode *ui)
+{
+	return ui->numlower ? ul_lower_at(ui, ui->numlower - 1) : NULL;
+}
+
+/*
+ * The upper copy of a file whose data is still lower (UL_LOWERDATA),
+ * and of a lower-only file whose topmost lower object is a metacopy
+ * file: its data is not in the topmost real object.
+ */
+static inline bool ul_data_is_lower(const struct ul_inode *ui)
+{
+	/* after ul_upper(): the flag is set before the upper is published */
+	return ul_upper(ui) ? test_bit(UL_LOWERDATA, &ui->flags) :
+			      ui->numlower > 1 && !d_is_dir(ui->lower.dentry);
+}
+
 /* The topmost real object: the upper one if there is one, else the lower. */
 static inline struct dentry *ul_real(const struct ul_inode *ui)
 {
@@ -339,6 +378,21 @@ static inline void ul_real_path(const struct dentry *dentry, struct path *path)
 	} else {
 		ul_lower_path(&ui->lower, path);
 	}
+}
+
+/*
+ * The real path of the object holding a regular file's data: the upper
+ * object once it holds it, else the lower data (ul_lowerdata()).
+ */
+static inline void ul_real_data_path(const struct dentry *dentry,
+				     struct path *path)
+{
+	struct ul_inode *ui = UL_E(dentry);
+
+	if (ul_data_is_lower(ui))
+		ul_lower_path(ul_lowerdata(ui), path);
+	else
+		ul_real_path(dentry, path);
 }
 
 static inline struct ul_idmap *ul_upper_idmap(const struct ul_fs *ufs)

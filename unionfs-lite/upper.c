@@ -581,15 +581,18 @@ static long ul_copy_chunk_rw(struct file *in, loff_t *ipos, struct file *out,
 }
 
 /**
- * ul_do_copy_data - copy the data of a lower file into a new work file
+ * ul_do_copy_data - copy the data of a lower file into an upper one
  * @ufs: the union
  * @from: real path of the source file
- * @to: the destination, a regular file in the work dir, not locked
+ * @to: the destination, not locked: a regular file in the work dir, or
+ *	the upper copy of a metacopy file (whose data is not read while it
+ *	is one)
  * @len: number of bytes to copy
  *
- * The data is written and synced before the caller renames @to into place,
- * so the object never shows up in the upper layer half-copied (a volatile
- * union does not sync: after a crash its work dir is refused anyway). Holes stay
+ * The data is written and synced before the caller renames @to into place
+ * or removes its metacopy mark, so the object never shows up in the upper
+ * layer half-copied (a volatile union does not sync: after a crash its
+ * work dir is refused anyway). The writes leave @to's times alone. Holes stay
  * holes where the source reports them (SEEK_DATA, SEEK_HOLE): only data
  * is copied, and a hole at the end is left to the caller, who sets the
  * size. Only a fatal signal stops the copy.
@@ -615,6 +618,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 	err = PTR_ERR(out);
 	if (IS_ERR(out))
 		goto out_fput_in;
+	/* a copy is not a change: mtime and ctime stay */
+	out->f_mode |= FMODE_NOCMTIME;
 	err = 0;
 	while (ipos < len) {
 		if (fatal_signal_pending(current)) {

@@ -5,7 +5,8 @@
 # Q only the lower layer has (a whiteout hides lower Q, then the
 # exchange); unionlite-m5: recipe 2 with its last two steps swapped
 # (qemu-boot/modules.sh); naive=1: the test parameter that does the
-# recipes in plain visible steps; skip_work_cleanup=1: the mount leaves
+# recipes in plain visible steps, and removes a metacopy file's mark
+# before its data is copied; skip_work_cleanup=1: the mount leaves
 # work/ as the crash left it (the check that the next mount empties it).
 . /tests/lib/crash-states.sh
 CS_SHORT=1
@@ -29,6 +30,7 @@ caught unionlite-m5 "" mkdir-over-whiteout ext4 2
 caught unionlite naive=1 rmdir-whiteout ext4 2
 caught unionlite naive=1 rename-dir ext4 2
 caught unionlite skip_work_cleanup=1 rmdir-whiteout ext4 2
+caught unionlite naive=1 meta-data-copy-up ext4 2
 # and the module itself passes the same runs
 caught unionlite "" rename-lower-q ext4 2
 cs_fini

@@ -6,7 +6,9 @@
 # in the environment (ul.diff_extra=1): that of diff-layer-changes, the
 # extra operations and the two changes of the layers, M operations in
 # each of a seed's three phases. UL_FUZZ_REDIRECT=1 (ul.diff_redirect=1):
-# both unions mounted with redirect_dir=on, as diff-redirect.
+# both unions mounted with redirect_dir=on, as diff-redirect;
+# UL_FUZZ_METACOPY=1 (ul.diff_metacopy=1): with metacopy=on, as
+# diff-metacopy.
 . /tests/lib/diff.sh
 n=20 ops=2000 first=1000
 for arg in $(cat /proc/cmdline); do
@@ -17,6 +19,7 @@ for arg in $(cat /proc/cmdline); do
 	ul.diff_layers=*) DIFF_LAYERS=${arg#ul.diff_layers=} ;;
 	ul.diff_extra=*) DIFF_EXTRA=${arg#ul.diff_extra=} ;;
 	ul.diff_redirect=1) DIFF_OPTS=redirect_dir=on ;;
+	ul.diff_metacopy=1) DIFF_OPTS=metacopy=on ;;
 	esac
 done
 seeds= i=0

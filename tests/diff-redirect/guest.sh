@@ -8,13 +8,4 @@
 # make fuzz REDIRECT=1 runs more.
 . /tests/lib/diff.sh
 DIFF_OPTS=redirect_dir=on
-DIFF_OPS=1000 ONE="11 12" THREE="14"
-rc=0
-echo "## one lower layer"
-# shellcheck disable=SC2086
-ul_diff_run $DIFF_OPS $ONE || rc=1
-echo "## three lower layers"
-DIFF_LAYERS=3
-# shellcheck disable=SC2086
-ul_diff_run $DIFF_OPS $THREE || rc=1
-exit $rc
+ul_diff_layers13 1000 "11 12" "14"

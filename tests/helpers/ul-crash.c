@@ -48,6 +48,13 @@
  *             recipe 3), rename Nj A/Nj (rename-moved-dir: recipe 6, an
  *             absolute redirect set on the upper directory, a plain
  *             rename). The union is mounted with redirect_dir=on.
+ *   meta      lower C00.. Cycle: chmod Cj 0600 (meta-copy-up: the copy
+ *             of the metadata alone), rename Cj Rj (rename-metacopy:
+ *             recipe 6 on the copy, a redirect to its data, and
+ *             recipe 3), an open of Rj for write, closed without a
+ *             write (meta-data-copy-up: the data copied into the copy,
+ *             then its mark removed). The union is mounted with
+ *             metacopy=on (tests/lib/crash-states.sh).
  *
  * Files the workload creates are empty; lower files hold "lower-NAME\n",
  * belong to 1000:1000 and, as the lower directories, have the xattr
@@ -145,17 +152,18 @@ enum tclass {
 	TC_RMDIR_WH, TC_MKDIR_WH, TC_RENAME_NEG, TC_RENAME_LOWER_Q,
 	TC_RENAME_WHDIR, TC_RENAME_WHDIR_P, TC_RENAME_EXIST, TC_UNLINK_WH,
 	TC_CREATE_WH, TC_RENAME_OVER_WH, TC_RENAME_DIR, TC_RENAME_MOVED_DIR,
+	TC_META_COPY, TC_RENAME_META, TC_META_DATA,
 	/* not targeted: the ops that bring a kind back to its start */
 	TC_RENAME_ONTO_WH_P, TC_PLAIN,
 	NR_TC
 };
 
 enum kind { K_CLASSIC, K_RMDIR, K_RENAME, K_UNLINK, K_LOWERQ, K_WHDIR,
-	    K_WHDIRP, K_EXISTING, K_MOVEDIR, NR_KINDS };
+	    K_WHDIRP, K_EXISTING, K_MOVEDIR, K_META, NR_KINDS };
 
 static const char *const kind_names[NR_KINDS] = {
 	"classic", "rmdir", "rename", "unlink", "lowerq", "whdir", "whdirp",
-	"existing", "movedir",
+	"existing", "movedir", "meta",
 };
 
 static const struct {
@@ -187,16 +195,23 @@ static const struct {
 		"recipe 6: rename of a lower-only directory (redirect)" },
 	[TC_RENAME_MOVED_DIR] = { "rename-moved-dir", K_MOVEDIR,
 		"recipe 6: a moved directory moved to another parent" },
+	[TC_META_COPY] = { "meta-copy-up", K_META,
+		"metacopy=on: chmod of a lower file, its metadata copied up" },
+	[TC_RENAME_META] = { "rename-metacopy", K_META,
+		"recipe 6: rename of a metacopy file (a redirect to its data)" },
+	[TC_META_DATA] = { "meta-data-copy-up", K_META,
+		"metacopy=on: an open for write of a metacopy file, its data copied up" },
 	[TC_RENAME_ONTO_WH_P] = { "rename-onto-whiteout-p-lower", NR_KINDS,
 		"recipe 3 (exchange only): P needs a whiteout, upper/Q one" },
 	[TC_PLAIN] = { "plain", NR_KINDS,
 		"mkdir or create where no layer has the name" },
 };
 
-enum opcode { OC_UNLINK, OC_RMDIR, OC_MKDIR, OC_CREATE, OC_RENAME };
+enum opcode { OC_UNLINK, OC_RMDIR, OC_MKDIR, OC_CREATE, OC_RENAME,
+	      OC_CHMOD, OC_OPEN_W };
 
 static const char *const oc_names[] = {
-	"unlink", "rmdir", "mkdir", "create", "rename",
+	"unlink", "rmdir", "mkdir", "create", "rename", "chmod", "open-w",
 };
 
 struct op {
@@ -350,6 +365,19 @@ static int kind_op(enum kind kind, unsigned long k, struct op *o)
 			set_op(o, OC_RENAME, TC_RENAME_MOVED_DIR, q, x);
 		}
 		return 1;
+	case K_META:
+		j = c / 3;
+		if (j >= POOL)
+			return 0;
+		pool_name(x, 'C', j, "");
+		pool_name(q, 'R', j, "");
+		if (c % 3 == 0)
+			set_op(o, OC_CHMOD, TC_META_COPY, x, NULL);
+		else if (c % 3 == 1)
+			set_op(o, OC_RENAME, TC_RENAME_META, x, q);
+		else
+			set_op(o, OC_OPEN_W, TC_META_DATA, q, NULL);
+		return 1;
 	default:
 		return 0;
 	}
@@ -465,6 +493,9 @@ static void st_apply(struct state *st, const struct op *o)
 			cpy(st->e[i].path, NAME_LEN, np);
 		}
 		break;
+	case OC_CHMOD:
+	case OC_OPEN_W:
+		break;	/* the model has no modes; the content stays */
 	}
 	st_sort(st);
 }
@@ -541,6 +572,12 @@ static void fixture(enum kind kind, struct state *st)
 	case K_MOVEDIR:
 		st_add(st, "A", 'd', "");
 		pool_dirs(st, 'M');
+		break;
+	case K_META:
+		for (j = 0; j < POOL; j++) {
+			pool_name(p, 'C', j, "");
+			lower_file(st, p);
+		}
 		break;
 	default:
 		break;
@@ -702,6 +739,15 @@ static void pace(unsigned int ms)
 	cur = ms;
 }
 
+static int open_write(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	return close(fd);
+}
+
 static int create_empty(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -733,6 +779,12 @@ static void do_op(const char *dir, unsigned long k, const struct op *o)
 		break;
 	case OC_RENAME:
 		ret = rename(a, b);
+		break;
+	case OC_CHMOD:
+		ret = chmod(a, 0600);
+		break;
+	case OC_OPEN_W:
+		ret = open_write(a);
 		break;
 	}
 	if (ret < 0) {

@@ -17,7 +17,8 @@
  * rename-whiteout: files bBBB/pDD ("lower-p") and bBBB/qDD ("lower-q");
  * rename-over-whiteout-dir-p-lower: directories bBBB/dDD and bBBB/pDD,
  * each holding a file x; rename-dir: directories bBBB/mDD holding a file
- * x. Files of one kind in a bucket are hard links of one inode.
+ * x; metacopy: files bBBB/fDD ("lower-f"). Files of one kind in a bucket
+ * are hard links of one inode.
  *
  * Recipes (R), each a loop of N transitions through the union MNT; the
  * writer first primes the state (through the union) so that the upper
@@ -45,6 +46,10 @@
  *   rename-dir       for each k: rename bB/mk to bB/nk (recipe 6: a
  *                    lower-only directory moved; the union is mounted
  *                    with redirect_dir=on).
+ *   metacopy         for each k: chmod bB/fk (the copy of its metadata
+ *                    alone), then append "+" to it (its data copied into
+ *                    the copy, then the write); the union is mounted
+ *                    with metacopy=on.
  *
  * --naive does the same transitions directly on UPPER, the way a broken
  * union would: each in several steps (rmdir then mknod the whiteout,
@@ -88,6 +93,10 @@
  *   upper-no-redirect      rename-dir: upper nk is a directory without
  *                          trusted.overlay.redirect (the union would show
  *                          it empty)
+ *   torn-data              metacopy: the union reads fk as neither
+ *                          "lower-f" nor "lower-f+", or upper fk without
+ *                          trusted.overlay.metacopy holds less than
+ *                          "lower-f" (the union would read that)
  *
  * rename-dir's "both names" (nk read first, then mk shows) counts as
  * lower-content-visible, and nk/.. that is not bB as union-wrong-type.
@@ -168,6 +177,8 @@
 #define UPPER_F		"upper-F\n"
 #define LOWER_P		"lower-p\n"
 #define LOWER_Q		"lower-q\n"
+#define LOWER_MF	"lower-f\n"
+#define METACOPY_XATTR	"trusted.overlay.metacopy"
 
 enum recipe {
 	R_RMDIR_MKDIR,
@@ -177,19 +188,22 @@ enum recipe {
 	R_RENAME_WHITEOUT,
 	R_RENAME_WH_DIR_P_LOWER,
 	R_RENAME_DIR,
+	R_METACOPY,
 	NR_RECIPES,
 };
 
 static const char *const recipe_names[NR_RECIPES] = {
 	"rmdir-mkdir", "rename", "unlink-create", "rename-over-whiteout-dir",
 	"rename-whiteout", "rename-over-whiteout-dir-p-lower", "rename-dir",
+	"metacopy",
 };
 
 /* recipes with one set of lower names per transition, in buckets */
 static int per_transition(int r)
 {
 	return r == R_RENAME_WH_DIR || r == R_RENAME_WHITEOUT ||
-	       r == R_RENAME_WH_DIR_P_LOWER || r == R_RENAME_DIR;
+	       r == R_RENAME_WH_DIR_P_LOWER || r == R_RENAME_DIR ||
+	       r == R_METACOPY;
 }
 
 enum kind {
@@ -203,6 +217,7 @@ enum kind {
 	V_UPPER_ERRNO,
 	V_UNION_ABSENT,
 	V_UPPER_NO_REDIRECT,
+	V_TORN_DATA,
 	NR_KINDS,
 };
 
@@ -210,7 +225,7 @@ static const char *const kind_names[NR_KINDS] = {
 	"upper-absent", "upper-wrong-type", "upper-not-opaque",
 	"lower-content-visible", "duplicate-readdir-name",
 	"union-wrong-type", "union-error", "upper-error", "union-absent",
-	"upper-no-redirect",
+	"upper-no-redirect", "torn-data",
 };
 
 enum role { ROLE_UPPER, ROLE_UNION, ROLE_BOTH };
@@ -533,6 +548,48 @@ static int step_rename_dir(unsigned long k)
 	       wop(mkwhiteout(m), "mknod %s", m);
 }
 
+/*
+ * metacopy, transition k: chmod(fK), a copy of the metadata alone, then
+ * a write to it, its data copied up first. By hand (--naive): a file at
+ * fK of the size with the metacopy mark, then, as a broken data copy-up
+ * would, the mark removed before the data is written.
+ */
+static int step_metacopy(unsigned long k)
+{
+	char b[PATH_MAX], f[PATH_MAX], unused[PATH_MAX];
+	int fd;
+
+	if (step_names(b, unused, f, "f%02lu", k))
+		return -1;
+	set_primed(k);
+	if (!opt_naive) {
+		if (wop(chmod(f, 0640), "chmod %s", rel(f)))
+			return -1;
+		fd = open(f, O_WRONLY | O_APPEND);
+		if (wop(fd, "open %s", rel(f)))
+			return -1;
+		if (wop(write(fd, "+", 1) == 1 ? 0 : -1, "write %s", rel(f))) {
+			close(fd);
+			return -1;
+		}
+		return wop(close(fd), "close %s", rel(f));
+	}
+	fd = open(f, O_WRONLY | O_CREAT | O_EXCL, 0640);
+	if (wop(fd, "create %s", f))
+		return -1;
+	if (wop(ftruncate(fd, strlen(LOWER_MF)), "truncate %s", f) ||
+	    wop(fsetxattr(fd, METACOPY_XATTR, "", 0, 0), "setxattr %s", f) ||
+	    wop(fremovexattr(fd, METACOPY_XATTR), "removexattr %s", f) ||
+	    wop(pwrite(fd, LOWER_MF, strlen(LOWER_MF), 0) > 0 ? 0 : -1,
+		"write %s", f) ||
+	    wop(pwrite(fd, "+", 1, strlen(LOWER_MF)) == 1 ? 0 : -1,
+		"write %s", f)) {
+		close(fd);
+		return -1;
+	}
+	return wop(close(fd), "close %s", f);
+}
+
 /* step(i): transition i of the recipe */
 static int step(unsigned long i)
 {
@@ -611,6 +668,8 @@ static int step(unsigned long i)
 		return step_wh_dir_p_lower(k);
 	case R_RENAME_DIR:
 		return step_rename_dir(k);
+	case R_METACOPY:
+		return step_metacopy(k);
 	}
 	return 0;
 }
@@ -840,6 +899,32 @@ static int up_redirected(const char *path)
 	return 0;
 }
 
+/*
+ * metacopy: upper fK, once it has no metacopy mark, holds the whole
+ * data (the write may have added "+")
+ */
+static void up_metacopy(const char *path)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (fgetxattr(fd, METACOPY_XATTR, buf, sizeof(buf)) < 0 &&
+	    errno == ENODATA) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			n = 0;
+		buf[n] = 0;
+		if (strncmp(buf, LOWER_MF, strlen(LOWER_MF)))
+			viol(V_TORN_DATA, "upper %s: no metacopy mark, %zd bytes of data",
+			     rel(path), n);
+	}
+	close(fd);
+}
+
 static void obs_upper_per_transition(void)
 {
 	char b[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
@@ -859,6 +944,10 @@ static void obs_upper_per_transition(void)
 	case R_RENAME_WH_DIR_P_LOWER:
 		up_check(pth(q, b, "d%02ld", k), S_IFDIR, x_content, 1, 0);
 		up_check(pth(p, b, "p%02ld", k), S_IFDIR, x_content, 1, UP_WHITEOUT);
+		break;
+	case R_METACOPY:
+		up_check(pth(p, b, "f%02ld", k), S_IFREG, NULL, 0, UP_ABSENT);
+		up_metacopy(p);
 		break;
 	case R_RENAME_DIR:
 		/* nK first: once it holds the moved directory, mK is a whiteout */
@@ -979,6 +1068,15 @@ static void obs_union_per_transition(void)
 		break;
 	case R_RENAME_DIR:
 		un_rename_dir(b, k);
+		break;
+	case R_METACOPY:
+		pth(p, b, "f%02ld", k);
+		if (!un_exists(p, S_IFREG))
+			break;
+		un_read(p, c, sizeof(c));
+		if (strcmp(c, LOWER_MF) && strcmp(c, LOWER_MF "+"))
+			viol(V_TORN_DATA, "union %s: read %zu bytes, not the data",
+			     rel(p), strlen(c));
 		break;
 	}
 	un_readdir(b, NULL, 0);
@@ -1181,6 +1279,10 @@ static int prepare_per_transition(int r)
 			    prep_linked(pth(x, n, "x"), first_a, "lower-x\n"))
 				return -1;
 			break;
+		case R_METACOPY:
+			if (prep_linked(pth(n, b, "f%02lu", i), first_a, LOWER_MF))
+				return -1;
+			break;
 		}
 	}
 	return 0;
@@ -1216,7 +1318,8 @@ static void usage(void)
 		"               [--until-caught] [--need-overlap]\n"
 		"       ul-race --naive --upper UPPER --lower LOWER --recipe R ...\n"
 		"R: rmdir-mkdir | rename | unlink-create | rename-over-whiteout-dir |\n"
-		"   rename-whiteout | rename-over-whiteout-dir-p-lower | rename-dir\n");
+		"   rename-whiteout | rename-over-whiteout-dir-p-lower | rename-dir |\n"
+		"   metacopy\n");
 	exit(2);
 }
 
@@ -1331,6 +1434,8 @@ int main(int argc, char **argv)
 	    lstat(pth(b, lo_r, "b%03lu/p%02lu", (opt_count - 1) / BUCKET,
 		      (opt_count - 1) % BUCKET), &st) &&
 	    lstat(pth(b, lo_r, "b%03lu/m%02lu", (opt_count - 1) / BUCKET,
+		      (opt_count - 1) % BUCKET), &st) &&
+	    lstat(pth(b, lo_r, "b%03lu/f%02lu", (opt_count - 1) / BUCKET,
 		      (opt_count - 1) % BUCKET), &st)) {
 		printf("%s: error: lower %s: %s (prepared for fewer transitions)\n",
 		       rn, b, strerror(errno));

@@ -13,7 +13,8 @@
  *
  * A step is a call of one of the VFS functions below that returns 0 on a
  * filesystem that is not itself stacked (s_stack_depth 0): a union's
- * calls on its upper layer, not the system call's own call on the union.
+ * calls on its upper layer, not the system call's own call on the union;
+ * an fsync counts on a regular file of a block device's filesystem.
  * Writing mask resets steps to 0; after the K-th step, when bit K of mask
  * is set, the step's filesystem is written out (sync_filesystem(), under
  * a trylock of s_umount, as the caller holds directory locks).
@@ -62,7 +63,7 @@ typedef unsigned long (*ul_fn6)(unsigned long, unsigned long, unsigned long,
 				unsigned long, unsigned long, unsigned long);
 
 /* where a function's filesystem is found among its arguments */
-enum ul_wo_arg { UL_WO_INODE, UL_WO_DENTRY, UL_WO_RENAMEDATA };
+enum ul_wo_arg { UL_WO_INODE, UL_WO_DENTRY, UL_WO_RENAMEDATA, UL_WO_FILE };
 
 struct ul_wo_fn {
 	const char *name;
@@ -85,6 +86,8 @@ static struct ul_wo_fn ul_wo_fns[] = {
 	{ "vfs_removexattr", 2, UL_WO_DENTRY },
 	{ "notify_change", 2, UL_WO_DENTRY },
 	{ "vfs_fileattr_set", 2, UL_WO_DENTRY },
+	/* the end of a data copy (copy-up, a metacopy file's data) */
+	{ "vfs_fsync_range", 1, UL_WO_FILE },
 };
 
 #define UL_WO_NR ARRAY_SIZE(ul_wo_fns)
@@ -92,12 +95,22 @@ static struct ul_wo_fn ul_wo_fns[] = {
 static struct super_block *ul_wo_sb(struct ul_wo_fn *fn, unsigned long *args)
 {
 	unsigned long a = args[fn->argno - 1];
+	struct inode *inode;
 
 	switch (fn->kind) {
 	case UL_WO_INODE:
 		return ((struct inode *)a)->i_sb;
 	case UL_WO_DENTRY:
 		return ((struct dentry *)a)->d_sb;
+	case UL_WO_FILE:
+		/*
+		 * a regular file on a block device's filesystem: not a
+		 * loop device's backing file (tmpfs), not a raw device
+		 */
+		inode = file_inode((struct file *)a);
+		if (!S_ISREG(inode->i_mode) || !inode->i_sb->s_bdev)
+			return NULL;
+		return inode->i_sb;
 	default:
 		return ((struct renamedata *)a)->old_dir->i_sb;
 	}
@@ -129,7 +142,7 @@ static unsigned long ul_wo_call(unsigned int i, unsigned long a,
 
 	WRITE_ONCE(ul_wo_fns[i].passing, current);
 	ret = ((ul_fn6)ul_wo_fns[i].kp.addr)(a, b, c, d, e, f);
-	if (!ret && !sb->s_stack_depth)
+	if (!ret && sb && !sb->s_stack_depth)
 		ul_wo_step(sb);
 	return ret;
 }
@@ -155,11 +168,12 @@ UL_WO_WRAPPER(8)
 UL_WO_WRAPPER(9)
 UL_WO_WRAPPER(10)
 UL_WO_WRAPPER(11)
+UL_WO_WRAPPER(12)
 
 static const ul_fn6 ul_wo_wrappers[] = {
 	ul_wo_wrap0, ul_wo_wrap1, ul_wo_wrap2, ul_wo_wrap3, ul_wo_wrap4,
 	ul_wo_wrap5, ul_wo_wrap6, ul_wo_wrap7, ul_wo_wrap8, ul_wo_wrap9,
-	ul_wo_wrap10, ul_wo_wrap11,
+	ul_wo_wrap10, ul_wo_wrap11, ul_wo_wrap12,
 };
 
 static_assert(ARRAY_SIZE(ul_wo_wrappers) == ARRAY_SIZE(ul_wo_fns));

@@ -86,6 +86,21 @@ ul_diff_run() {
 	return $rc
 }
 
+# ul_diff_layers13 OPS "SEEDS" "SEEDS3": ul_diff_run of the SEEDS over
+# one lower layer, then of the SEEDS3 over three (DIFF_LAYERS=3), each
+# under a heading. Returns 1 on any mismatch.
+ul_diff_layers13() {
+	local rc=0
+	echo "## one lower layer"
+	# shellcheck disable=SC2086
+	ul_diff_run $1 $2 || rc=1
+	echo "## three lower layers"
+	DIFF_LAYERS=3
+	# shellcheck disable=SC2086
+	ul_diff_run $1 $3 || rc=1
+	return $rc
+}
+
 # ul_diff_mount FS UPPER WORK MNT [LOWER]: FS over LOWER, a lowerdir=
 # value (default the seed's lower tree $L), with the options $DIFF_OPTS
 # (both unions: e.g. redirect_dir=on, under which ul-diff's renames of

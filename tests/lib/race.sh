@@ -12,7 +12,7 @@ RACE_UPPER=$UL_EXT4/upper
 RACE_WORK=$UL_EXT4/work
 RACE_MNT=/mnt/union
 RACE_RECIPES="rmdir-mkdir rename unlink-create rename-over-whiteout-dir
-rename-whiteout rename-over-whiteout-dir-p-lower rename-dir"
+rename-whiteout rename-over-whiteout-dir-p-lower rename-dir metacopy"
 RACE_OBSERVERS=4
 RACE_TIMEOUT=600
 
@@ -24,10 +24,13 @@ race_layers() {
 	ul-race --prepare --lower $RACE_LOWER --count "$1"
 }
 
-# race_mount TYPE: the union of the layers at $RACE_MNT (overlay, unionlite),
-# with redirect_dir=on (rename-dir moves lower directories: recipe 6)
+# race_mount TYPE RECIPE: the union of the layers at $RACE_MNT (overlay,
+# unionlite), with redirect_dir=on (rename-dir moves lower directories:
+# recipe 6), and metacopy=on for the recipe metacopy
 race_mount() {
-	mount -t "$1" -o "lowerdir=$RACE_LOWER,upperdir=$RACE_UPPER,workdir=$RACE_WORK,redirect_dir=on" \
+	local o=redirect_dir=on
+	[ "$2" = metacopy ] && o=$o,metacopy=on
+	mount -t "$1" -o "lowerdir=$RACE_LOWER,upperdir=$RACE_UPPER,workdir=$RACE_WORK,$o" \
 		none $RACE_MNT
 }
 
@@ -65,11 +68,11 @@ race_atomic() {
 		ul_insmod "$@" || return 1
 	fi
 	race_layers "$n" || return 1
-	race_mount "$fs" || return 1
 	for r in $RACE_RECIPES; do
+		race_mount "$fs" $r || return 1
 		race_run $r "$n" --union $RACE_MNT --need-overlap || rc=1
+		umount $RACE_MNT || rc=1
 	done
-	umount $RACE_MNT || rc=1
 	ul_umount_disks || rc=1
 	if [ "$fs" = unionlite ]; then
 		rmmod unionlite || rc=1
@@ -88,11 +91,9 @@ race_caught() {
 		ul_insmod naive=1 || return 1
 	fi
 	race_layers "$n" || return 1
-	if [ "$broken" = unionlite ]; then
-		race_mount unionlite || return 1
-	fi
 	for r in $RACE_RECIPES; do
 		if [ "$broken" = unionlite ]; then
+			race_mount unionlite $r || return 1
 			race_run $r "$n" --union $RACE_MNT --until-caught >/tmp/$r.out
 		else
 			race_run $r "$n" --naive --until-caught >/tmp/$r.out
@@ -106,10 +107,10 @@ race_caught() {
 			cat /tmp/$r.out
 			rc=1
 		fi
+		if [ "$broken" = unionlite ]; then
+			umount $RACE_MNT || rc=1
+		fi
 	done
-	if [ "$broken" = unionlite ]; then
-		umount $RACE_MNT || rc=1
-	fi
 	ul_umount_disks || rc=1
 	if [ "$broken" = unionlite ]; then
 		rmmod unionlite || rc=1

@@ -6,7 +6,7 @@
 # print the options /proc/mounts shows (decoded as getmntent() and
 # findmnt decode them), unmount and mount again with exactly those.
 # Then overlayfs's other option names as container runtimes pass them
-# (index=off, metacopy=off, nfs_export=off, xino=on|auto, redirect_dir=)
+# (index=off, metacopy=, nfs_export=off, xino=on|auto, redirect_dir=)
 # on both, and what unionlite does not implement (index=on...), refused
 # by name. xino=off, refused by unionlite, mounts on overlayfs (an
 # intended difference: docs/overlayfs.md), as is overlayfs 6.12's
@@ -64,7 +64,7 @@ names() {
 	local o
 	for o in index=off,metacopy=off,nfs_export=off,xino=on,redirect_dir=on \
 		 xino=auto redirect_dir=off redirect_dir=follow \
-		 redirect_dir=nofollow,index=off; do
+		 redirect_dir=nofollow,index=off metacopy=on; do
 		echo "\$ mount -o B,$o"
 		attempt $1 "$base,$o"
 		echo "lowerdir on another filesystem:"
@@ -75,7 +75,7 @@ echo "### overlayfs's option names"
 UL_INTENDED='^uuid=on shown$'
 ul_against_overlay names || rc=1
 echo "### unionlite only"
-for o in index=on metacopy=on nfs_export=on xino=off redirect_dir=yes; do
+for o in index=on nfs_export=on xino=off redirect_dir=yes; do
 	echo "\$ mount -o B,$o"
 	attempt unionlite "$base,$o" && rc=1
 done
