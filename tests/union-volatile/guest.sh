@@ -112,11 +112,13 @@ lower() {
 }
 
 # unseen FS: the upper on a device that fails every write from the
-# moment data is dirty on it; sync() meets the error, nobody sees it
+# moment data is dirty on it; sync() meets the error, nobody sees it.
+# Its inode tables are zeroed by mke2fs: ext4lazyinit's background
+# writes would meet the error device too, at a moment of their own.
 unseen() {
 	local e=/mnt/err dev size
 
-	truncate -s 16M /tmp/err.img && /usr/sbin/mke2fs -q -F -t ext4 -O ^has_journal /tmp/err.img &&
+	truncate -s 16M /tmp/err.img && /usr/sbin/mke2fs -q -F -t ext4 -O ^has_journal -E lazy_itable_init=0 /tmp/err.img &&
 		dev=$(losetup -f) && losetup $dev /tmp/err.img || return 1
 	size=$(blockdev --getsz $dev)
 	dmsetup create ulerr --table "0 $size linear $dev 0" 2>/dev/null &&
