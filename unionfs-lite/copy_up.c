@@ -501,11 +501,6 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 			    S_ISREG(stat.mode) && data != UL_COPY_NODATA);
 	if (err)
 		goto out_cleanup;
-	if (meta) {
-		err = ul_do_setxattr(ufs, temp, UL_XATTR_METACOPY, "", 0, 0);
-		if (err)
-			goto out_cleanup;
-	}
 	/*
 	 * The origin keeps the object's inode number (ino.c). As in
 	 * overlayfs (without its index), a copy of one link of a
@@ -520,6 +515,17 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	err = origin;
 	if (origin < 0)
 		goto out_cleanup;
+	/*
+	 * The mark after the origin, as overlayfs sets them: on ext4 the
+	 * origin then fits in the inode and the mark goes to an xattr block
+	 * that every metacopy file shares (the other way round, each file
+	 * has a block of its own for its origin: a block more to write).
+	 */
+	if (meta) {
+		err = ul_do_setxattr(ufs, temp, UL_XATTR_METACOPY, "", 0, 0);
+		if (err)
+			goto out_cleanup;
+	}
 	err = ul_set_impure(ufs, d_inode(parent), upperdir);
 	if (err)
 		goto out_cleanup;
