@@ -92,6 +92,7 @@ struct ul_real_ctx {
 	struct dir_context *caller;
 	struct ul_fs *ufs;
 	const struct ul_layer *layer;
+	bool map;			/* d_ino other than the layer's */
 	u64 dot_ino, dotdot_ino;
 };
 
@@ -585,7 +586,7 @@ static bool ul_fill_real(struct dir_context *ctx, const char *name, int len,
 		ino = rc->dot_ino;
 	else if (len == 2 && name[0] == '.' && name[1] == '.')
 		ino = rc->dotdot_ino;
-	else
+	else if (rc->map)
 		ino = ul_lower_d_ino(rc->ufs, rc->layer, ino);
 	return rc->caller->actor(rc->caller, name, len, pos, ino, type);
 }
@@ -602,6 +603,8 @@ static int ul_iterate_real(struct file *file, struct ul_dir_file *od,
 		.caller = ctx,
 		.ufs = UL_FS(file_inode(file)->i_sb),
 		.layer = UL_I(file_inode(file))->lower.layer,
+		/* one filesystem: every number is the layer's (ino.c) */
+		.map = !UL_FS(file_inode(file)->i_sb)->same_fs,
 		.dot_ino = file_inode(file)->i_ino,
 		.dotdot_ino = d_parent_ino(file->f_path.dentry),
 	};
