@@ -33,12 +33,13 @@ rw_in_user() {
 		/bin/sh -c "cd && $1" </dev/null
 }
 
-# rw_enter FS LOWER UPPER: mount union FS (unionlite or overlay) at
-# $RW_MNT over the lower layers LOWER (a lowerdir= list), upper UPPER
-# (its work dir beside it), with /proc and /dev inside
+# rw_enter FS LOWER UPPER [OPTS]: mount union FS (unionlite or overlay)
+# at $RW_MNT over the lower layers LOWER (a lowerdir= list), upper UPPER
+# (its work dir beside it), with more mount options OPTS, and with /proc
+# and /dev inside
 rw_enter() {
 	mkdir -p $3 $3.work
-	mount -t $1 -o lowerdir=$2,upperdir=$3,workdir=$3.work none $RW_MNT || return 1
+	mount -t $1 -o lowerdir=$2,upperdir=$3,workdir=$3.work${4:+,$4} none $RW_MNT || return 1
 	mount -t proc proc $RW_MNT/proc && mount -t devtmpfs dev $RW_MNT/dev
 }
 
@@ -78,9 +79,17 @@ rw_layers() {
 }
 
 # rw_time PHASE CMD: CMD run by $RW_IN (default rw_in_root), its time added to PHASE in
-# $RW_TIMES ("FS PHASE SECONDS"); output in /tmp/rw-$RW_FS-PHASE.log
+# $RW_TIMES ("FS PHASE SECONDS"); output in /tmp/rw-$RW_FS-PHASE.log.
+# With RW_SYNC=1 a sync first, timed as phase "sync": each phase's time
+# is then its own, not partly the write-back of the phases before it
 rw_time() {
 	local t0 t1 rc
+	if [ "$RW_SYNC" = 1 ]; then
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		sync
+		t1=$(cut -d' ' -f1 /proc/uptime)
+		echo "$RW_FS sync $t0 $t1" | awk '{ printf "%s %s %.2f\n", $1, $2, $4 - $3 }' >>$RW_TIMES
+	fi
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	${RW_IN:-rw_in_root} "$2" >>/tmp/rw-$RW_FS-$1.log 2>&1
 	rc=$?
@@ -147,14 +156,17 @@ rw_workload() {
 		python3 -m compileall -q -f -j 1 json email http logging
 		echo "compiled: $(ls json/__pycache__ email/__pycache__ | grep -c "\.pyc$") .pyc files"
 		echo d >> /srv/shared/a' || rw_fail compile || rc=1
-	# tar: an archive of image directories, extracted, and a tree
-	# copied, with times, modes and xattrs (no rsync: it needs
-	# socketpair(), and the test kernels have no networking)
-	rw_time tar 'set -e
-		tar -C /usr/share -cf /root/share.tar doc man common-licenses
-		mkdir /root/x && tar -C /root/x --xattrs -xpf /root/share.tar
-		cp -a --preserve=all /usr/share/perl5 /root/perl5
-		echo "tar: $(tar -tf /root/share.tar | wc -l) entries"' || rw_fail tar || rc=1
+	# an archive of image directories made (tar-c) and extracted
+	# (tar-x), and a tree copied (cp-a), with times, modes and xattrs
+	# (no rsync: it needs socketpair(), and the test kernels have no
+	# networking)
+	rw_time tar-c 'tar -C /usr/share -cf /root/share.tar doc man common-licenses' ||
+		rw_fail tar-c || rc=1
+	rw_time tar-x 'set -e
+		mkdir /root/x && tar -C /root/x --xattrs -xpf /root/share.tar' || rw_fail tar-x || rc=1
+	rw_time cp-a 'cp -a --preserve=all /usr/share/perl5 /root/perl5' || rw_fail cp-a || rc=1
+	rw_in_root 'echo "tar: $(tar -tf /root/share.tar | wc -l) entries"' \
+		>>/tmp/rw-$RW_FS-tar-x.log || rc=1
 	# moves: directories of the image moved and moved back, an image
 	# file renamed over another
 	rw_time move 'set -e
