@@ -35,22 +35,12 @@
 P=60
 T=6
 ul_start || exit 1
+. /tests/lib/bench.sh
 B=$UL_EXT4
-mkdir -p $B/lower/d100k $B/lower/tree/t0 $B/seed $B/ul-upper $B/ul-work \
+mkdir -p $B/lower/d100k $B/ul-upper $B/ul-work \
 	$B/ov-upper $B/ov-work $B/prof /tmp/prof /mnt/ul /mnt/ov || exit 1
 ul-bench mkfiles $B/lower/d100k 100000 || exit 1
-# 20 files of 4 to 16 KiB, copied into 20 directories of t0, t0 copied
-# to t1 .. t59
-for i in $(seq 0 19); do
-	dd if=/dev/urandom of=$B/seed/f$i bs=1K count=$((4 + i * 12 / 19)) 2>/dev/null || exit 1
-done
-for j in $(seq 0 19); do
-	cp -a $B/seed $B/lower/tree/t0/s$j || exit 1
-done
-for k in $(seq 1 59); do
-	cp -a $B/lower/tree/t0 $B/lower/tree/t$k || exit 1
-done
-rm -rf $B/seed
+bench_tree $B/lower/tree 60
 sync
 mount -t unionlite -o lowerdir=$B/lower,upperdir=$B/ul-upper,workdir=$B/ul-work \
 	none /mnt/ul || exit 1

@@ -18,7 +18,13 @@
 #
 # stat, readdir and read run with warm caches (one untimed pass first),
 # several passes per timed sample (stat 10k names 10 times, readdir 10k
-# 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); a
+# 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); the
+# 100k directory is lower-only (read straight through), or merged with
+# an upper directory of 1,000 names (a merged listing, kept between
+# reads); "tar -cf /dev/null" of a lower tree of 8,000 files of 4 to
+# 16 KiB in 20 x 20 directories from cold caches, on the two unions in
+# turns (which goes first alternates by round; busybox tar sends the
+# data to /dev/null with sendfile()); a
 # round copies up $C lower files of 64 MiB (cu/rK/c<i>) on each union,
 # each from cold caches (sync and drop_caches before every copy-up).
 #
@@ -41,11 +47,18 @@ W=6
 N=3000
 C=2
 ul_start || exit 1
+. /tests/lib/bench.sh
 B=$UL_EXT4
-mkdir -p $B/lower/d10k $B/lower/d100k $B/ul-upper $B/ul-work $B/ov-upper $B/ov-work /mnt/ul /mnt/ov
+mkdir -p $B/lower/d10k $B/lower/d100k $B/lower/m100k $B/ul-upper $B/ul-work $B/ov-upper $B/ov-work /mnt/ul /mnt/ov
 ul-bench mkfiles $B/lower/d10k 10000 || exit 1
 ul-bench mkfiles $B/lower/d100k 100000 || exit 1
+ul-bench mkfiles $B/lower/m100k 100000 || exit 1
+for d in ul-upper ov-upper; do
+	mkdir -p $B/$d/m100k && ul-bench mkfiles $B/$d/m100k 1000 u || exit 1
+done
 dd if=/dev/zero of=$B/lower/read64 bs=1M count=64 2>/dev/null || exit 1
+bench_tree $B/lower/tree 20
+NTREE=$(find $B/lower/tree | wc -l)
 for k in $(seq $R); do
 	mkdir -p $B/lower/cu/r$k || exit 1
 	for i in $(seq 0 $((C - 1))); do
@@ -65,13 +78,28 @@ sync
 mount -t unionlite -o lowerdir=$B/lower,upperdir=$B/ul-upper,workdir=$B/ul-work none /mnt/ul || exit 1
 mount -t overlay -o lowerdir=$B/lower,upperdir=$B/ov-upper,workdir=$B/ov-work none /mnt/ov || exit 1
 
-. /tests/lib/bench.sh
+
+# tar_ab ROUND: tar -c of the lower tree on both unions from cold caches,
+# in turns, the first alternating; kept as ul-tar and ov-tar (objects/s)
+tar_ab() {
+	local m t0 t1 order="ul ov"
+	[ $(($1 % 2)) = 0 ] && order="ov ul"
+	for m in $order; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		tar -cf /dev/null -C /mnt/$m tree || exit 1
+		t1=$(cut -d' ' -f1 /proc/uptime)
+		echo "$m-tar $1 $t0 $t1" | awk -v n=$NTREE '{ print $1, $2, n / ($4 - $3) }' >>$RATES
+	done
+}
 
 # one untimed pass of the warm-cache operations on each union
 for m in ul ov; do
 	ul-bench stat /mnt/$m/d10k 10000 >/dev/null &&
 	ul-bench readdir /mnt/$m/d10k >/dev/null &&
 	ul-bench readdir /mnt/$m/d100k >/dev/null &&
+	ul-bench readdir /mnt/$m/m100k >/dev/null &&
 	ul-bench read /mnt/$m/read64 >/dev/null || exit 1
 	ls -la $B/lower/wh/r*/* $B/$m-upper/wh/r*/* >/dev/null || exit 1
 done
@@ -81,8 +109,10 @@ for k in $(seq $R); do
 	ab stat $k stat d10k 10000 10
 	ab readdir $k readdir d10k 40
 	ab readdir100k $k readdir d100k 15
+	ab readdirm $k readdir m100k 15
 	ab read $k read read64 24
 	ab copyup $k copyup cu/r$k $C
+	tar_ab $k
 	[ $k -le $W ] || continue
 	for op in unlink:u rmdir:d mkdir:d rename:r; do
 		ab ${op%:*} $k ${op%:*} wh/r$k/${op#*:} $N
@@ -97,7 +127,9 @@ table_head
 row "stat 10k names (ops/s)" ul-stat ov-stat
 row "readdir 10k (entries/s)" ul-readdir ov-readdir
 row "readdir 100k (entries/s)" ul-readdir100k ov-readdir100k
+row "readdir 100k merged (entries/s)" ul-readdirm ov-readdirm
 row "read 64 MiB (MiB/s)" ul-read ov-read
+row "tar -c of a lower tree (obj/s)" ul-tar ov-tar
 row "copy-up 64 MiB (MiB/s)" ul-copyup ov-copyup
 row "unlink-with-whiteout (ops/s)" ul-unlink ov-unlink
 row "rmdir-with-whiteout (ops/s)" ul-rmdir ov-rmdir

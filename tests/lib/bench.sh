@@ -69,3 +69,21 @@ table_head() {
 	echo "ratio = unionlite's time / overlayfs's: of the best rates, of the times of all rounds, median and range of the rounds"
 	printf '%-30s %10s %10s %5s %5s %6s %s\n' operation unionlite overlayfs best all median range
 }
+
+# bench_tree DIR N: a lower tree DIR/t0 .. DIR/t<N-1>, each of 20
+# directories of the same 20 files of 4 to 16 KiB (random data)
+bench_tree() {
+	local i j
+	mkdir -p $1/seed $1/t0 || exit 1
+	for i in $(seq 0 19); do
+		dd if=/dev/urandom of=$1/seed/f$i bs=1K count=$((4 + i * 12 / 19)) 2>/dev/null ||
+			exit 1
+	done
+	for j in $(seq 0 19); do
+		cp -a $1/seed $1/t0/s$j || exit 1
+	done
+	for j in $(seq 1 $(($2 - 1))); do
+		cp -a $1/t0 $1/t$j || exit 1
+	done
+	rm -rf $1/seed
+}
