@@ -21,7 +21,8 @@
 # 40 times, 100k 15 times, read 64 MiB 24 times: 1-5 s per sample); the
 # 100k directory is lower-only (read straight through), or merged with
 # an upper directory of 1,000 names (a merged listing, kept between
-# reads); "tar -cf /dev/null" of a lower tree of 8,000 files of 4 to
+# reads; then each read after a file made and removed there, so that
+# both unions list it anew); "tar -cf /dev/null" of a lower tree of 8,000 files of 4 to
 # 16 KiB in 20 x 20 directories from cold caches, on the two unions in
 # turns (which goes first alternates by round; busybox tar sends the
 # data to /dev/null with sendfile()); a
@@ -110,6 +111,7 @@ for k in $(seq $R); do
 	ab readdir $k readdir d10k 40
 	ab readdir100k $k readdir d100k 15
 	ab readdirm $k readdir m100k 15
+	ab readdirc $k readdir-changed m100k 4
 	ab read $k read read64 24
 	ab copyup $k copyup cu/r$k $C
 	tar_ab $k
@@ -128,6 +130,7 @@ row "stat 10k names (ops/s)" ul-stat ov-stat
 row "readdir 10k (entries/s)" ul-readdir ov-readdir
 row "readdir 100k (entries/s)" ul-readdir100k ov-readdir100k
 row "readdir 100k merged (entries/s)" ul-readdirm ov-readdirm
+row "  after a change (entries/s)" ul-readdirc ov-readdirc
 row "read 64 MiB (MiB/s)" ul-read ov-read
 row "tar -c of a lower tree (obj/s)" ul-tar ov-tar
 row "copy-up 64 MiB (MiB/s)" ul-copyup ov-copyup

@@ -37,6 +37,9 @@
  *                                 i < N, in turns of 100 names (P passes
  *                                 for stat and ustat; ustat: the u<i>)
  *   ul-bench ab readdir A B P     readdir of A and of B in turns, P each
+ *   ul-bench ab readdir-changed A B P   the same, each read after a file
+ *                                 made and removed in the directory
+ *                                 (untimed): a union lists it anew
  *   ul-bench ab read A B P        read of file A and of file B in turns
  *   ul-bench ab copyup A B N      copyup of A/c<i> and of B/c<i> in turns,
  *                                 i < N, each from cold caches (sync and
@@ -241,6 +244,21 @@ static long read_dir(const char *path)
 	return count;
 }
 
+/* a file made and removed in directory @path: a change of it */
+static void change_dir(const char *path)
+{
+	char name[PATH_MAX];
+	int fd;
+
+	snprintf(name, sizeof(name), "%s/.ul-bench-change", path);
+	fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		fail("create", name);
+	close(fd);
+	if (unlink(name))
+		fail("unlink", name);
+}
+
 /* @path read to the end into @buf: the bytes read */
 static double read_file(const char *path, char *buf, size_t size)
 {
@@ -400,7 +418,8 @@ int main(int argc, char **argv)
 		   !strcmp(argv[2], "copyup")) {
 		ab_copyup(argv + 3, strtol(argv[5], NULL, 0));
 	} else if (argc >= 6 && !strcmp(cmd, "ab") &&
-		   strcmp(argv[2], "readdir") && strcmp(argv[2], "read")) {
+		   strcmp(argv[2], "readdir") && strcmp(argv[2], "read") &&
+		   strcmp(argv[2], "readdir-changed")) {
 		passes = argc == 7 ? strtol(argv[6], NULL, 0) : 1;
 		if (ab_names(argv[2], argv + 3, strtol(argv[5], NULL, 0),
 			     passes))
@@ -413,8 +432,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < passes; i++)
 			for (s = 0; s < 2; s++) {
 				side = (s + i) % 2;
+				if (!strcmp(argv[2], "readdir-changed"))
+					change_dir(argv[3 + side]);
 				t0 = now();
-				if (!strcmp(argv[2], "readdir"))
+				if (strcmp(argv[2], "read"))
 					got = read_dir(argv[3 + side]);
 				else
 					got = read_file(argv[3 + side], buf,
