@@ -114,6 +114,13 @@ static inline int ul_vfs_getattr(const struct path *path, struct kstat *stat,
 #define ul_splice_read generic_file_splice_read
 #endif
 
+/* An open file without a name (O_TMPFILE): the call was renamed in 6.7. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define ul_tmpfile_open kernel_tmpfile_open
+#else
+#define ul_tmpfile_open vfs_tmpfile_open
+#endif
+
 #define UL_LINUX_6_12 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
 
 /*

@@ -3,20 +3,22 @@
  * unionlite: copy-up.
  *
  * Before anything changes a lower-only object, the object is copied to the
- * upper layer: parents first, then the object. Each copy is built as
- * work/#<hex>, made with no permission bits (data, holes kept; every
- * xattr but the union's own; the sync and noatime inode flags; owner,
- * then mode and times last; the target of a symlink; the number of a
- * device) and then renamed to its place in the upper layer in one step,
- * so the upper layer never holds a half-made copy. The union inode is
- * pointed at the copy under the same locks, so whoever takes them next
+ * upper layer: parents first, then the object. A regular file's copy is
+ * built as an O_TMPFILE file in the work dir (as overlayfs builds it: no
+ * name to write and remove there), any other as work/#<hex>; made with no
+ * permission bits (data, holes kept; every xattr but the union's own; the
+ * sync and noatime inode flags; owner, then mode and times last; the
+ * target of a symlink; the number of a device), then put in its place in
+ * the upper layer in one step, a link or a rename, so the upper layer
+ * never holds a half-made copy. The union inode is pointed at the copy
+ * under the same lock, so whoever takes it next
  * (an unlink, a rename) finds the copy in the union inode as on disk.
  * Two processes copying the same object are serialized by the object's
  * ul_inode->lock; the second finds the copy made.
  *
  * With metacopy=on a regular file's copy is made without its data: the
  * size is set (a hole), the copy is marked trusted.overlay.metacopy
- * before it is renamed into place, and the data is still read from the
+ * before it is put in place, and the data is still read from the
  * lower file (ul_lowerdata()). The first open for write, or a truncate,
  * copies the data into the upper copy in place (its links and inode
  * stay), syncs it, then removes the mark: until that one step the copy
@@ -239,9 +241,9 @@ static int ul_copy_fileattr(struct ul_fs *ufs, struct dentry *lower,
 
 /*
  * What the union inode learns once its copy is in place, told under the
- * locks of the rename that put it there: a remove or rename of the name
- * takes the same locks and then reads ul_upper(), so it never finds the
- * copy on disk and not in the inode. The inode is hashed on its upper
+ * upper parent's lock that the link or rename putting it there held: a
+ * remove or rename of the name takes it too and then reads ul_upper(),
+ * so it never finds the copy on disk and not in the inode. The inode is hashed on its upper
  * inode before ul_upper() names it: whoever sees the copy there (link())
  * and looks the upper inode up finds this union inode.
  */
@@ -282,27 +284,34 @@ static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 }
 
 /*
- * Rename the finished copy @temp to @dentry's name in the upper directory
- * of @parent, and publish it (ul_copy_up_publish(); @meta: a metacopy
- * file) under the same locks. A name that is
- * not negative any more was removed through the union since the copy-up
- * began (a whiteout), or removed and made anew: the object being copied
- * is gone from the union, -ENOENT.
+ * Put the finished copy @temp in place at @dentry's name in the upper
+ * directory of @parent, in one step: the link of an O_TMPFILE file
+ * (@tmpfile), else the rename of work/#n. The union inode learns of it
+ * under the same locks (ul_copy_up_publish(); @meta: a metacopy file). A
+ * name that is not negative any more was removed through the union since
+ * the copy-up began (a whiteout), or removed and made anew: the object
+ * being copied is gone from the union, -ENOENT.
  */
 static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
-			      struct dentry *parent, struct dentry *dentry,
-			      int origin, unsigned int prot, bool meta,
-			      char *redirect)
+			      bool tmpfile, struct dentry *parent,
+			      struct dentry *dentry, int origin,
+			      unsigned int prot, bool meta, char *redirect)
 {
 	struct dentry *upperdir = ul_dentry_upper(parent);
-	struct dentry *target, *trap;
+	struct dentry *target, *trap = NULL;
 	int err;
 
-	trap = ul_lock_work_upper(ufs, upperdir);
-	if (IS_ERR(trap))
-		return PTR_ERR(trap);
+	if (tmpfile) {
+		inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
+	} else {
+		trap = ul_lock_work_upper(ufs, upperdir);
+		if (IS_ERR(trap)) {
+			kfree(redirect);
+			return PTR_ERR(trap);
+		}
+	}
 	err = -ESTALE;
-	if (temp->d_parent != ufs->workdir || d_unhashed(temp))
+	if (!tmpfile && (temp->d_parent != ufs->workdir || d_unhashed(temp)))
 		goto out_unlock;
 	target = lookup_one(ul_upper_idmap(ufs), dentry->d_name.name,
 			    upperdir, dentry->d_name.len);
@@ -312,6 +321,21 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 	err = -ENOENT;
 	if (d_really_is_positive(target))
 		goto out_dput;
+	if (tmpfile) {
+		err = ul_do_link(ufs, temp, upperdir, target);
+		if (err)
+			goto out_dput;
+		/* the linked name, not the tmpfile's: the upper object */
+		target = ul_made(ufs, upperdir, target);
+		if (IS_ERR(target)) {
+			err = PTR_ERR(target);
+			goto out_unlock;
+		}
+		ul_copy_up_publish(dentry, d_inode(parent), target, origin,
+				   prot, meta, redirect);
+		redirect = NULL;
+		goto out_dput;
+	}
 	err = -EIO;
 	if (WARN_ON(temp == trap || target == trap))
 		goto out_dput;
@@ -324,7 +348,10 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 out_dput:
 	dput(target);
 out_unlock:
-	ul_unlock_work_upper(ufs, upperdir);
+	if (tmpfile)
+		inode_unlock(d_inode(upperdir));
+	else
+		ul_unlock_work_upper(ufs, upperdir);
 	kfree(redirect);
 	return err;
 }
@@ -346,13 +373,15 @@ static void ul_restore_times(struct ul_fs *ufs, struct dentry *upperdir,
 }
 
 /*
- * The work object a copy is built in: made with the credentials an LSM
+ * The work object a copy is built in: a regular file through O_TMPFILE
+ * where the upper has it (*@tmpfile, the open file; the returned dentry
+ * is its own reference), else work/#n. Made with the credentials an LSM
  * asks for (security_inode_copy_up()), with no permission bits (the mode
  * is set last, after the ACLs: ul_copy_attrs()).
  */
 static struct dentry *ul_copy_up_temp(struct ul_fs *ufs, struct dentry *dentry,
 				      const struct kstat *stat,
-				      const char *link)
+				      const char *link, struct file **tmpfile)
 {
 	struct ul_cattr attr = {
 		.mode = stat->mode & S_IFMT,
@@ -362,14 +391,25 @@ static struct dentry *ul_copy_up_temp(struct ul_fs *ufs, struct dentry *dentry,
 	const struct cred *old_cred = NULL;
 	struct cred *new_cred = NULL;
 	struct dentry *temp;
+	struct file *file;
 	int err;
 
+	*tmpfile = NULL;
 	err = security_inode_copy_up(dentry, &new_cred);
 	if (err < 0)
 		return ERR_PTR(err);
 	if (new_cred)
 		old_cred = override_creds(new_cred);
-	temp = ul_create_temp(ufs, &attr);
+	if (S_ISREG(stat->mode) && ufs->tmpfile) {
+		file = ul_do_tmpfile(ufs, S_IFREG);
+		temp = ERR_CAST(file);
+		if (!IS_ERR(file)) {
+			*tmpfile = file;
+			temp = dget(file->f_path.dentry);
+		}
+	} else {
+		temp = ul_create_temp(ufs, &attr);
+	}
 	if (new_cred) {
 		revert_creds(old_cred);
 		put_cred(new_cred);
@@ -423,8 +463,8 @@ static bool ul_has_caps(const struct ul_lower *lo)
  * the caller holds), which has an upper directory. @data: what a regular
  * file's copy takes of its data. With @redirect, a directory's copy, or
  * a metacopy file's, carries it (trusted.overlay.redirect) from before
- * it is renamed into place: recipe 6's first step. A redirect that
- * cannot be set is -EXDEV.
+ * it is put in place: recipe 6's first step. A redirect that cannot be
+ * set is -EXDEV.
  */
 static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 			  enum ul_copy_data data, const char *redirect)
@@ -440,6 +480,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	const struct cred *old_cred;
 	const char *link = NULL;
 	char *redirect_copy = NULL;
+	struct file *tmpfile;
 	struct dentry *temp;
 	struct kstat stat, pstat;
 	struct path datapath;
@@ -473,7 +514,7 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	if (S_ISREG(stat.mode) && data == UL_COPY_META && ufs->config.metacopy)
 		meta = !ul_has_caps(&ui->lower);
 
-	temp = ul_copy_up_temp(ufs, dentry, &stat, link);
+	temp = ul_copy_up_temp(ufs, dentry, &stat, link, &tmpfile);
 	err = PTR_ERR(temp);
 	if (IS_ERR(temp))
 		goto out_put_link;
@@ -535,17 +576,21 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (IS_ERR(redirect_copy))
 			goto out_cleanup;
 	}
-	err = ul_copy_up_install(ufs, temp, parent, dentry, origin, prot,
-				 meta, redirect_copy);
-	if (err)
-		goto out_cleanup;
-	ul_restore_times(ufs, upperdir, &pstat);
-	dput(temp);	/* the inode holds its own reference */
-	ul_copyattr(inode);
-	goto out_put_link;
-
+	err = ul_copy_up_install(ufs, temp, tmpfile, parent, dentry, origin,
+				 prot, meta, redirect_copy);
+	if (!err) {
+		ul_restore_times(ufs, upperdir, &pstat);
+		ul_copyattr(inode);
+	}
 out_cleanup:
-	ul_cleanup_temp(ufs, temp);
+	/* a copy in place: the inode holds its own reference */
+	if (err && !tmpfile)
+		ul_cleanup_temp(ufs, temp);
+	else
+		dput(temp);
+	/* a tmpfile never linked goes with its last reference */
+	if (tmpfile)
+		fput(tmpfile);
 out_put_link:
 	do_delayed_call(&done);
 out_revert:

@@ -80,8 +80,8 @@ static unsigned int ul_read_protattr(struct ul_fs *ufs, struct dentry *upper)
  * @prot: S_APPEND and S_IMMUTABLE bits; 0 removes the record
  *
  * The upper inode itself never carries the flags: an append-only or
- * immutable object could not be renamed into place by a recipe or
- * copy-up, nor removed from the work dir. The union enforces them.
+ * immutable object could not be renamed or linked into place by a
+ * recipe or copy-up, nor removed from the work dir. The union enforces them.
  * Called with the mounter's credentials.
  *
  * Return: 0 or a negative errno.

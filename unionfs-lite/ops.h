@@ -35,6 +35,7 @@ struct ul_cattr {
 /* util.c: credentials, write access, the opaque mark, fault injection */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 int ul_fault_rename(void);
+int ul_fault_link(void);
 int ul_fault_redirect(void);
 int ul_fault_inode(void);
 int ul_fault_origin(void);
@@ -42,6 +43,7 @@ void ul_fault_init(void);
 void ul_fault_exit(void);
 #else
 static inline int ul_fault_rename(void) { return 0; }
+static inline int ul_fault_link(void) { return 0; }
 static inline int ul_fault_redirect(void) { return 0; }
 static inline int ul_fault_inode(void) { return 0; }
 static inline int ul_fault_origin(void) { return 0; }
@@ -92,6 +94,7 @@ int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
 		   struct dentry *dentry, const struct ul_cattr *attr);
 struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,
 		       struct dentry *dentry);
+struct file *ul_do_tmpfile(struct ul_fs *ufs, umode_t mode);
 struct dentry *ul_lookup_temp(struct ul_fs *ufs);
 struct dentry *ul_create_temp(struct ul_fs *ufs, const struct ul_cattr *attr);
 void ul_cleanup(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry);

@@ -518,8 +518,8 @@ static int ul_probe_d_type(struct ul_fs *ufs, struct dentry *dir, bool *ok)
 }
 
 /*
- * Probe trusted.* xattrs, RENAME_EXCHANGE and RENAME_WHITEOUT in the work
- * dir, leaving it empty.
+ * Probe trusted.* xattrs, RENAME_EXCHANGE, RENAME_WHITEOUT and O_TMPFILE
+ * in the work dir, leaving it empty.
  */
 static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
 {
@@ -591,6 +591,18 @@ static int ul_probe_upper(struct fs_context *fc, struct ul_fs *ufs)
 	err = 0;
 	dput(target);
 	inode_unlock(d_inode(wdir));
+
+	/* O_TMPFILE: remembered; without it a copy is built under a name */
+	if (!ul_test_no_tmpfile()) {
+		struct file *tmp = ul_do_tmpfile(ufs, S_IFREG);
+
+		ufs->tmpfile = !IS_ERR(tmp);
+		if (ufs->tmpfile)
+			fput(tmp);
+		else
+			pr_warn("unionlite: upper filesystem has no O_TMPFILE (%ld)\n",
+				PTR_ERR(tmp));
+	}
 
 out_cleanup_file:
 	ul_cleanup_temp(ufs, file);

@@ -19,6 +19,11 @@ module_param_named(no_rename_whiteout, ul_no_rename_whiteout, bool, 0644);
 MODULE_PARM_DESC(no_rename_whiteout,
 		 "test build: act as if the upper fs had no RENAME_WHITEOUT");
 
+static bool ul_no_tmpfile;
+module_param_named(no_tmpfile, ul_no_tmpfile, bool, 0644);
+MODULE_PARM_DESC(no_tmpfile,
+		 "test build: act as if the upper fs had no O_TMPFILE");
+
 static bool ul_skip_work_cleanup;
 module_param_named(skip_work_cleanup, ul_skip_work_cleanup, bool, 0644);
 MODULE_PARM_DESC(skip_work_cleanup,
@@ -62,6 +67,16 @@ bool ul_test_naive(void)
 bool ul_test_no_rename_whiteout(void)
 {
 	return READ_ONCE(ul_no_rename_whiteout);
+}
+
+/**
+ * ul_test_no_tmpfile - is O_TMPFILE to be taken as missing?
+ *
+ * Return: the parameter no_tmpfile.
+ */
+bool ul_test_no_tmpfile(void)
+{
+	return READ_ONCE(ul_no_tmpfile);
 }
 
 /**

@@ -138,7 +138,7 @@ struct ul_lower {
  *	which is read-only.
  * @workbase: the workdir the user named (holds @workdir)
  * @workdir: <workdir>/work, where objects are built before they are
- *	renamed into the upper layer
+ *	renamed or linked into the upper layer
  * @creator_cred: copy of the mounter's credentials without
  *	CAP_SYS_RESOURCE; every access to the real layers runs with them
  * @upper_prefix: dentry_path_raw() of the upper root, for trace lines
@@ -148,6 +148,8 @@ struct ul_lower {
  *	work dir's is released with @workbase)
  * @rename_whiteout: the upper filesystem supports RENAME_WHITEOUT
  *	(probed at mount; the part 2 recipes choose by it)
+ * @tmpfile: the upper filesystem supports O_TMPFILE (probed at mount):
+ *	regular files are copied up through it
  * @same_fs: every layer on one filesystem: inode numbers are not mapped
  * @ino_shift: otherwise the fsid of a number's filesystem is written from
  *	this bit up (ino.c)
@@ -171,6 +173,7 @@ struct ul_fs {
 	atomic_long_t tmp_counter;
 	bool upper_locked;
 	bool rename_whiteout;
+	bool tmpfile;
 	bool same_fs;
 	unsigned int ino_shift;
 	spinlock_t whiteout_lock;	/* protects @whiteout */

@@ -46,6 +46,10 @@ static char *ul_trace_path(struct ul_fs *ufs, struct dentry *dentry)
 
 	if (!READ_ONCE(ul_trace) || !ufs->upper_prefix || !ufs->work_prefix)
 		return NULL;
+	/* a file of ul_do_tmpfile() before its link: no name of its own */
+	if (dentry->d_parent == ufs->workdir && d_unhashed(dentry) &&
+	    d_really_is_positive(dentry) && !d_inode(dentry)->i_nlink)
+		return kstrdup("work/(tmpfile)", GFP_KERNEL);
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!buf)
 		return NULL;
@@ -342,6 +346,10 @@ int ul_do_symlink(struct ul_fs *ufs, struct dentry *dir, struct dentry *dentry,
  * @dir: locked parent of @dentry
  * @dentry: negative dentry in @dir
  *
+ * @old may be a file of ul_do_tmpfile(), which gets its first name. A test
+ * can make the step fail without calling vfs_link() through the
+ * fault-injection point ul_fault_link().
+ *
  * Return: 0 or a negative errno from vfs_link().
  */
 int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
@@ -351,7 +359,10 @@ int ul_do_link(struct ul_fs *ufs, struct dentry *old, struct dentry *dir,
 	char *p2 = p1 ? ul_trace_path(ufs, dentry) : NULL;
 	int err;
 
-	err = vfs_link(old, ul_upper_idmap(ufs), d_inode(dir), dentry, NULL);
+	err = ul_fault_link();
+	if (!err)
+		err = vfs_link(old, ul_upper_idmap(ufs), d_inode(dir), dentry,
+			       NULL);
 	ul_step_end(ufs, "link", p1, p2 ? p2 : "?", err);
 	kfree(p2);
 	return err;
@@ -661,6 +672,31 @@ out_fput_in:
 out_trace:
 	ul_step_end(ufs, "copydata", p, NULL, err);
 	return err;
+}
+
+/**
+ * ul_do_tmpfile - open a new regular file without a name in the work dir
+ * @ufs: the union
+ * @mode: S_IFREG and the permission bits
+ *
+ * The file (O_TMPFILE) gets its name from ul_do_link(); until then it is
+ * an orphan, which the upper filesystem frees when the last reference
+ * goes, or after a crash at its next mount (ext4's orphan list) or in
+ * e2fsck (ext2).
+ *
+ * Return: the file, open for writing, or an ERR_PTR (-EOPNOTSUPP: the
+ * upper filesystem has no O_TMPFILE).
+ */
+struct file *ul_do_tmpfile(struct ul_fs *ufs, umode_t mode)
+{
+	struct path wpath = { .mnt = ufs->upper_mnt, .dentry = ufs->workdir };
+	char *p = ul_trace_path(ufs, ufs->workdir);
+	struct file *file;
+
+	file = ul_tmpfile_open(ul_upper_idmap(ufs), &wpath, mode,
+			       O_WRONLY | O_LARGEFILE, current_cred());
+	ul_step_end(ufs, "tmpfile", p, NULL, PTR_ERR_OR_ZERO(file));
+	return file;
 }
 
 /**

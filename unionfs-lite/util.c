@@ -156,6 +156,7 @@ int ul_check_opaque(struct ul_idmap *idmap, struct dentry *real)
  * task's context, so a test may also use /proc/PID/fail-nth.
  */
 static DECLARE_FAULT_ATTR(ul_fail_rename);
+static DECLARE_FAULT_ATTR(ul_fail_link);
 static DECLARE_FAULT_ATTR(ul_fail_redirect);
 static DECLARE_FAULT_ATTR(ul_fail_inode);
 static DECLARE_FAULT_ATTR(ul_fail_origin);
@@ -169,6 +170,16 @@ static struct dentry *ul_fault_dir;
 int ul_fault_rename(void)
 {
 	return should_fail(&ul_fail_rename, 1) ? -EIO : 0;
+}
+
+/**
+ * ul_fault_link - fault-injection point of every link step
+ *
+ * Return: 0, or -EIO when fail_link says so.
+ */
+int ul_fault_link(void)
+{
+	return should_fail(&ul_fail_link, 1) ? -EIO : 0;
 }
 
 /**
@@ -210,6 +221,7 @@ void ul_fault_init(void)
 {
 	ul_fault_dir = debugfs_create_dir("unionlite", NULL);
 	fault_create_debugfs_attr("fail_rename", ul_fault_dir, &ul_fail_rename);
+	fault_create_debugfs_attr("fail_link", ul_fault_dir, &ul_fail_link);
 	fault_create_debugfs_attr("fail_redirect", ul_fault_dir,
 				  &ul_fail_redirect);
 	fault_create_debugfs_attr("fail_inode", ul_fault_dir, &ul_fail_inode);

@@ -92,7 +92,7 @@ after
 echo "## 2. rm after the copy is in place"
 layers
 insmod /lib/modules/test/ul_test_probe.ko syms=ul_unlink || exit 1
-rm_during_copyup 'rename work/#[0-9a-f]* upper/f = 0'
+rm_during_copyup 'link work/(tmpfile) upper/f = 0'
 echo "calls of unlink: $(cat /sys/module/ul_test_probe/parameters/hits | cut -d, -f1)"
 rmmod ul_test_probe
 after

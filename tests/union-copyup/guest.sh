@@ -57,7 +57,7 @@ for base in $UL_EXT4 $UL_EXT2; do
 	ul-union-sys chown $UL_MNT/c 1003 1003
 	ul-union-sys setxattr $UL_MNT/d/inner user.new v
 	ul-union-sys removexattr $UL_MNT/x user.gone
-	ul_trace_lines | grep rename
+	ul_trace_lines | grep -E "rename|link"
 	ul-union-sys link $UL_MNT/s $UL_MNT/s2
 	ul-union-sys append $UL_MNT/f +
 	ul-union-sys as 1000 1000 append $UL_MNT/f -
