@@ -71,23 +71,28 @@ elif [ "$variant" = mutant ]; then
 	# the differential tester must catch: a copy-up that drops S_IWGRP,
 	# a readdir that lists the whiteouts of one-letter names, a rename
 	# of a lower name over an existing name that leaves no whiteout.
+	# ul_mutate N FILE FROM TO [FROM TO...]: unionlite-mN, FILE edited
 	ul_mutate() {
-		local n=$1 file=$2 from=$3 to=$4
+		local n=$1 file=$2
 		local dir=$mb/unionlite-m$n
+		shift 2
 		# edited in a staging copy: the build copy changes (and
 		# rebuilds) only when the source or the edit does
 		rm -rf "$dir.src"
 		cp -r "$UL_TOP/unionfs-lite" "$dir.src"
-		grep -qF "$from" "$dir.src/$file" ||
-			ul_die "unionlite mutant $n: its edit no longer applies to $file"
-		F=$from T=$to perl -0pi -e 's/\Q$ENV{F}\E/$ENV{T}/' "$dir.src/$file"
+		while [ $# -ge 2 ]; do
+			grep -qF "$1" "$dir.src/$file" ||
+				ul_die "unionlite mutant $n: its edit no longer applies to $file"
+			F=$1 T=$2 perl -0pi -e 's/\Q$ENV{F}\E/$ENV{T}/' "$dir.src/$file"
+			shift 2
+		done
 		ul_sync_dir "$dir.src" "$dir"
 		ul_kmake -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 || {
 			cat "$dir/build.log" >&2
 			ul_die "unionlite mutant $n failed to build"
 		}
 	}
-	# the five build at the same time (one make job each)
+	# the six build at the same time (one make job each)
 	pids=()
 	ul_mutate 1 copy_up.c "attr.ia_mode = stat->mode;" \
 		"attr.ia_mode = stat->mode & ~S_IWGRP;" &
@@ -129,6 +134,22 @@ elif [ "$variant" = mutant ]; then
 		if (err)
 			temp = ERR_PTR(err);
 		dput(target);" &
+	pids+=($!)
+	# One for the copy-up class: the copy linked into place before its
+	# data is copied into it.
+	ul_mutate 6 copy_up.c \
+		"	if (S_ISREG(stat.mode) && data != UL_COPY_NODATA && !meta) {
+		/* a lower metacopy file's data is below it */" \
+		"	if (0) {
+		/* a lower metacopy file's data is below it */" \
+		"	if (!err) {
+		ul_restore_times(ufs, upperdir, &pstat);" \
+		"	if (!err && S_ISREG(stat.mode) && data != UL_COPY_NODATA && !meta) {
+		ul_lower_path(ul_lowerdata(ui), &datapath);
+		err = ul_do_copy_data(ufs, &datapath, temp, stat.size);
+	}
+	if (!err) {
+		ul_restore_times(ufs, upperdir, &pstat);" &
 	pids+=($!)
 	ul_wait "${pids[@]}" || ul_die "a unionlite mutant failed to build"
 else

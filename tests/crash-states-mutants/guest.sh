@@ -1,13 +1,15 @@
 # The crash-state test must catch a broken union (tests/lib/crash-states.sh):
 # each mutant below, on the transition it breaks, must give violations
 # among the promised states of an ext4 upper (an ext2 upper tears these
-# transitions without a mutant: crash-states-ext2). unionlite-m4: recipe 3 onto a
-# Q only the lower layer has (a whiteout hides lower Q, then the
-# exchange); unionlite-m5: recipe 2 with its last two steps swapped
-# (qemu-boot/modules.sh); naive=1: the test parameter that does the
-# recipes in plain visible steps, and removes a metacopy file's mark
-# before its data is copied; skip_work_cleanup=1: the mount leaves
-# work/ as the crash left it (the check that the next mount empties it).
+# transitions without a mutant: crash-states-ext2). unionlite-m4: recipe
+# 3 onto a Q only the lower layer has (a whiteout hides lower Q, then the
+# exchange); unionlite-m5: recipe 2 with its last two steps swapped;
+# unionlite-m6: a copy-up that links its copy into place before copying
+# the data into it (qemu-boot/modules.sh); naive=1: the test parameter
+# that does the recipes in plain visible steps, and removes a metacopy
+# file's mark before its data is copied; skip_work_cleanup=1: the mount
+# leaves work/ as the crash left it (the check that the next mount
+# empties it).
 . /tests/lib/crash-states.sh
 CS_SHORT=1
 cs_init unionlite || exit 1
@@ -27,6 +29,7 @@ caught() { # caught MODULE PARAMS CLASS UPPERFS NTH
 }
 caught unionlite-m4 "" rename-lower-q ext4 2
 caught unionlite-m5 "" mkdir-over-whiteout ext4 2
+caught unionlite-m6 "" copy-up ext4 2
 caught unionlite naive=1 rmdir-whiteout ext4 2
 caught unionlite naive=1 rename-dir ext4 2
 caught unionlite skip_work_cleanup=1 rmdir-whiteout ext4 2

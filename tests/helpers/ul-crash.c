@@ -55,6 +55,8 @@
  *             write (meta-data-copy-up: the data copied into the copy,
  *             then its mark removed). The union is mounted with
  *             metacopy=on (tests/lib/crash-states.sh).
+ *   copy      lower C00.. Cycle: chmod Cj 0600 (copy-up: the data, then
+ *             the metadata, of a whole copy; metacopy off).
  *
  * Files the workload creates are empty; lower files hold "lower-NAME\n",
  * belong to 1000:1000 and, as the lower directories, have the xattr
@@ -152,18 +154,18 @@ enum tclass {
 	TC_RMDIR_WH, TC_MKDIR_WH, TC_RENAME_NEG, TC_RENAME_LOWER_Q,
 	TC_RENAME_WHDIR, TC_RENAME_WHDIR_P, TC_RENAME_EXIST, TC_UNLINK_WH,
 	TC_CREATE_WH, TC_RENAME_OVER_WH, TC_RENAME_DIR, TC_RENAME_MOVED_DIR,
-	TC_META_COPY, TC_RENAME_META, TC_META_DATA,
+	TC_META_COPY, TC_RENAME_META, TC_META_DATA, TC_COPY,
 	/* not targeted: the ops that bring a kind back to its start */
 	TC_RENAME_ONTO_WH_P, TC_PLAIN,
 	NR_TC
 };
 
 enum kind { K_CLASSIC, K_RMDIR, K_RENAME, K_UNLINK, K_LOWERQ, K_WHDIR,
-	    K_WHDIRP, K_EXISTING, K_MOVEDIR, K_META, NR_KINDS };
+	    K_WHDIRP, K_EXISTING, K_MOVEDIR, K_META, K_COPY, NR_KINDS };
 
 static const char *const kind_names[NR_KINDS] = {
 	"classic", "rmdir", "rename", "unlink", "lowerq", "whdir", "whdirp",
-	"existing", "movedir", "meta",
+	"existing", "movedir", "meta", "copy",
 };
 
 static const struct {
@@ -201,6 +203,8 @@ static const struct {
 		"recipe 6: rename of a metacopy file (a redirect to its data)" },
 	[TC_META_DATA] = { "meta-data-copy-up", K_META,
 		"metacopy=on: an open for write of a metacopy file, its data copied up" },
+	[TC_COPY] = { "copy-up", K_COPY,
+		"chmod of a lower file, copied up whole" },
 	[TC_RENAME_ONTO_WH_P] = { "rename-onto-whiteout-p-lower", NR_KINDS,
 		"recipe 3 (exchange only): P needs a whiteout, upper/Q one" },
 	[TC_PLAIN] = { "plain", NR_KINDS,
@@ -377,6 +381,12 @@ static int kind_op(enum kind kind, unsigned long k, struct op *o)
 			set_op(o, OC_RENAME, TC_RENAME_META, x, q);
 		else
 			set_op(o, OC_OPEN_W, TC_META_DATA, q, NULL);
+		return 1;
+	case K_COPY:
+		if (c >= POOL)
+			return 0;
+		pool_name(x, 'C', c, "");
+		set_op(o, OC_CHMOD, TC_COPY, x, NULL);
 		return 1;
 	default:
 		return 0;
@@ -574,6 +584,7 @@ static void fixture(enum kind kind, struct state *st)
 		pool_dirs(st, 'M');
 		break;
 	case K_META:
+	case K_COPY:
 		for (j = 0; j < POOL; j++) {
 			pool_name(p, 'C', j, "");
 			lower_file(st, p);

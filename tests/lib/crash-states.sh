@@ -68,7 +68,7 @@ CS_WO=/sys/module/ul_test_writeout/parameters
 CS_CLASSES="rmdir-whiteout mkdir-over-whiteout rename-neg-q rename-lower-q
 	rename-whiteouts-dir rename-whiteouts-dir-p-lower rename-existing-q
 	unlink-whiteout create-over-whiteout rename-over-whiteout rename-dir
-	rename-moved-dir meta-copy-up rename-metacopy meta-data-copy-up"
+	rename-moved-dir copy-up meta-copy-up rename-metacopy meta-data-copy-up"
 # no udev in the guest: dmsetup makes /dev/mapper/ulcs itself
 export DM_DISABLE_UDEV=1
 
