@@ -243,9 +243,10 @@ static int ul_copy_fileattr(struct ul_fs *ufs, struct dentry *lower,
  * What the union inode learns once its copy is in place, told under the
  * upper parent's lock that the link or rename putting it there held: a
  * remove or rename of the name takes it too and then reads ul_upper(),
- * so it never finds the copy on disk and not in the inode. The inode is hashed on its upper
- * inode before ul_upper() names it: whoever sees the copy there (link())
- * and looks the upper inode up finds this union inode.
+ * so it never finds the copy on disk and not in the inode. The inode is
+ * hashed on its upper inode before ul_upper() names it: whoever sees the
+ * copy there (link()) and looks the upper inode up finds this union
+ * inode.
  */
 static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 			       struct dentry *copy, int origin,
@@ -284,58 +285,90 @@ static void ul_copy_up_publish(struct dentry *dentry, struct inode *dir,
 }
 
 /*
- * Put the finished copy @temp in place at @dentry's name in the upper
- * directory of @parent, in one step: the link of an O_TMPFILE file
- * (@tmpfile), else the rename of work/#n. The union inode learns of it
- * under the same locks (ul_copy_up_publish(); @meta: a metacopy file). A
- * name that is not negative any more was removed through the union since
- * the copy-up began (a whiteout), or removed and made anew: the object
- * being copied is gone from the union, -ENOENT.
+ * The negative name in the locked @upperdir that @dentry's copy is to
+ * take. A name that is not negative any more was removed through the
+ * union since the copy-up began (a whiteout), or removed and made anew:
+ * the object being copied is gone from the union, -ENOENT.
  */
-static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
-			      bool tmpfile, struct dentry *parent,
-			      struct dentry *dentry, int origin,
-			      unsigned int prot, bool meta, char *redirect)
+static struct dentry *ul_copy_up_target(struct ul_fs *ufs,
+					struct dentry *upperdir,
+					struct dentry *dentry)
 {
-	struct dentry *upperdir = ul_dentry_upper(parent);
-	struct dentry *target, *trap = NULL;
-	int err;
+	struct dentry *target;
 
-	if (tmpfile) {
-		inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
-	} else {
-		trap = ul_lock_work_upper(ufs, upperdir);
-		if (IS_ERR(trap)) {
-			kfree(redirect);
-			return PTR_ERR(trap);
-		}
-	}
-	err = -ESTALE;
-	if (!tmpfile && (temp->d_parent != ufs->workdir || d_unhashed(temp)))
-		goto out_unlock;
 	target = lookup_one(ul_upper_idmap(ufs), dentry->d_name.name,
 			    upperdir, dentry->d_name.len);
-	err = PTR_ERR(target);
-	if (IS_ERR(target))
-		goto out_unlock;
-	err = -ENOENT;
-	if (d_really_is_positive(target))
-		goto out_dput;
-	if (tmpfile) {
+	if (!IS_ERR(target) && d_really_is_positive(target)) {
+		dput(target);
+		target = ERR_PTR(-ENOENT);
+	}
+	return target;
+}
+
+/*
+ * Link the finished O_TMPFILE copy @temp at @dentry's name in the upper
+ * directory of @parent, its one step into place, and publish it there
+ * (ul_copy_up_publish(); @meta: a metacopy file).
+ */
+static int ul_copy_up_link(struct ul_fs *ufs, struct dentry *temp,
+			   struct dentry *parent, struct dentry *dentry,
+			   int origin, unsigned int prot, bool meta,
+			   char *redirect)
+{
+	struct dentry *upperdir = ul_dentry_upper(parent);
+	struct dentry *target;
+	int err;
+
+	inode_lock_nested(d_inode(upperdir), I_MUTEX_PARENT);
+	target = ul_copy_up_target(ufs, upperdir, dentry);
+	err = PTR_ERR_OR_ZERO(target);
+	if (!err) {
 		err = ul_do_link(ufs, temp, upperdir, target);
-		if (err)
-			goto out_dput;
-		/* the linked name, not the tmpfile's: the upper object */
-		target = ul_made(ufs, upperdir, target);
-		if (IS_ERR(target)) {
-			err = PTR_ERR(target);
-			goto out_unlock;
+		if (err) {
+			dput(target);
+		} else {
+			/* the linked name, not the tmpfile's: the upper object */
+			target = ul_made(ufs, upperdir, target);
+			err = PTR_ERR_OR_ZERO(target);
 		}
+	}
+	if (!err) {
 		ul_copy_up_publish(dentry, d_inode(parent), target, origin,
 				   prot, meta, redirect);
 		redirect = NULL;
-		goto out_dput;
+		dput(target);
 	}
+	inode_unlock(d_inode(upperdir));
+	kfree(redirect);
+	return err;
+}
+
+/*
+ * Rename the finished copy @temp (work/#n) to @dentry's name in the upper
+ * directory of @parent, its one step into place, and publish it under the
+ * same locks (ul_copy_up_publish(); @meta: a metacopy file).
+ */
+static int ul_copy_up_rename(struct ul_fs *ufs, struct dentry *temp,
+			     struct dentry *parent, struct dentry *dentry,
+			     int origin, unsigned int prot, bool meta,
+			     char *redirect)
+{
+	struct dentry *upperdir = ul_dentry_upper(parent);
+	struct dentry *target, *trap;
+	int err;
+
+	trap = ul_lock_work_upper(ufs, upperdir);
+	if (IS_ERR(trap)) {
+		kfree(redirect);
+		return PTR_ERR(trap);
+	}
+	err = -ESTALE;
+	if (temp->d_parent != ufs->workdir || d_unhashed(temp))
+		goto out_unlock;
+	target = ul_copy_up_target(ufs, upperdir, dentry);
+	err = PTR_ERR(target);
+	if (IS_ERR(target))
+		goto out_unlock;
 	err = -EIO;
 	if (WARN_ON(temp == trap || target == trap))
 		goto out_dput;
@@ -348,10 +381,7 @@ static int ul_copy_up_install(struct ul_fs *ufs, struct dentry *temp,
 out_dput:
 	dput(target);
 out_unlock:
-	if (tmpfile)
-		inode_unlock(d_inode(upperdir));
-	else
-		ul_unlock_work_upper(ufs, upperdir);
+	ul_unlock_work_upper(ufs, upperdir);
 	kfree(redirect);
 	return err;
 }
@@ -576,8 +606,12 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 		if (IS_ERR(redirect_copy))
 			goto out_cleanup;
 	}
-	err = ul_copy_up_install(ufs, temp, tmpfile, parent, dentry, origin,
-				 prot, meta, redirect_copy);
+	if (tmpfile)
+		err = ul_copy_up_link(ufs, temp, parent, dentry, origin, prot,
+				      meta, redirect_copy);
+	else
+		err = ul_copy_up_rename(ufs, temp, parent, dentry, origin,
+					prot, meta, redirect_copy);
 	if (!err) {
 		ul_restore_times(ufs, upperdir, &pstat);
 		ul_copyattr(inode);
