@@ -361,36 +361,6 @@ struct posix_acl *ul_get_inode_acl(struct inode *inode, int type, bool rcu)
 	return acl;
 }
 
-static const char *ul_acl_name(int type)
-{
-	return type == ACL_TYPE_ACCESS ? XATTR_NAME_POSIX_ACL_ACCESS :
-					 XATTR_NAME_POSIX_ACL_DEFAULT;
-}
-
-/**
- * ul_get_acl - ->get_acl() (6.2 on): the ACL getxattr() reads
- * @idmap: idmapping of the union mount
- * @dentry: the union dentry
- * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
- *
- * Return: the topmost real object's ACL, NULL when it has none, or an
- * ERR_PTR.
- */
-struct posix_acl *ul_get_acl(struct ul_idmap *idmap, struct dentry *dentry,
-			     int type)
-{
-	const struct cred *old_cred;
-	struct posix_acl *acl;
-	struct path real;
-
-	ul_real_path(dentry, &real);
-	old_cred = ul_override_creds(dentry->d_sb);
-	acl = vfs_get_acl(ul_mnt_idmap(real.mnt), real.dentry,
-			  ul_acl_name(type));
-	revert_creds(old_cred);
-	return acl == ERR_PTR(-ENODATA) ? NULL : acl;
-}
-
 /*
  * Whether the caller may give union @dentry ACL @acl (NULL: remove it) of
  * @type: checked here, on the union inode and with the caller's
@@ -432,6 +402,37 @@ static int ul_may_set_acl(struct dentry *dentry, struct posix_acl *acl,
 		err = ul_setattr(ul_nop_idmap, dentry, &attr);
 	}
 	return err;
+}
+
+#ifndef UL_ACL_XATTRS
+static const char *ul_acl_name(int type)
+{
+	return type == ACL_TYPE_ACCESS ? XATTR_NAME_POSIX_ACL_ACCESS :
+					 XATTR_NAME_POSIX_ACL_DEFAULT;
+}
+
+/**
+ * ul_get_acl - ->get_acl() (6.2 on): the ACL getxattr() reads
+ * @idmap: idmapping of the union mount
+ * @dentry: the union dentry
+ * @type: ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
+ *
+ * Return: the topmost real object's ACL, NULL when it has none, or an
+ * ERR_PTR.
+ */
+struct posix_acl *ul_get_acl(struct ul_idmap *idmap, struct dentry *dentry,
+			     int type)
+{
+	const struct cred *old_cred;
+	struct posix_acl *acl;
+	struct path real;
+
+	ul_real_path(dentry, &real);
+	old_cred = ul_override_creds(dentry->d_sb);
+	acl = vfs_get_acl(ul_mnt_idmap(real.mnt), real.dentry,
+			  ul_acl_name(type));
+	revert_creds(old_cred);
+	return acl == ERR_PTR(-ENODATA) ? NULL : acl;
 }
 
 /**
@@ -485,8 +486,7 @@ out_drop_write:
 	ul_drop_write(sb);
 	return err;
 }
-
-#ifdef UL_ACL_XATTRS
+#else
 /*
  * system.posix_acl_access and _default before 6.2: ul_may_set_acl(), then
  * the xattr as the caller gave it.

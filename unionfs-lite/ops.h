@@ -157,10 +157,12 @@ extern const struct file_operations ul_file_fops;
 
 /* attr.c: the operations of every union inode */
 struct posix_acl *ul_get_inode_acl(struct inode *inode, int type, bool rcu);
+#ifndef UL_ACL_XATTRS
 struct posix_acl *ul_get_acl(struct ul_idmap *idmap, struct dentry *dentry,
 			     int type);
 int ul_set_acl(struct ul_idmap *idmap, struct dentry *dentry,
 	       struct posix_acl *acl, int type);
+#endif
 int ul_fileattr_get(struct dentry *dentry, struct fileattr *fa);
 int ul_fileattr_set(struct ul_idmap *idmap, struct dentry *dentry,
 		    struct fileattr *fa);
