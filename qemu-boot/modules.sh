@@ -146,7 +146,7 @@ elif [ "$variant" = mutant ]; then
 		ul_restore_times(ufs, upperdir, &pstat);" \
 		"	if (!err && S_ISREG(stat.mode) && data != UL_COPY_NODATA && !meta) {
 		ul_lower_path(ul_lowerdata(ui), &datapath);
-		err = ul_do_copy_data(ufs, &datapath, temp, stat.size);
+		err = ul_do_copy_data(ufs, &datapath, temp, NULL, stat.size);
 	}
 	if (!err) {
 		ul_restore_times(ufs, upperdir, &pstat);" &

@@ -551,7 +551,8 @@ static int ul_copy_up_one(struct dentry *parent, struct dentry *dentry,
 	if (S_ISREG(stat.mode) && data != UL_COPY_NODATA && !meta) {
 		/* a lower metacopy file's data is below it */
 		ul_lower_path(ul_lowerdata(ui), &datapath);
-		err = ul_do_copy_data(ufs, &datapath, temp, stat.size);
+		err = ul_do_copy_data(ufs, &datapath, temp, tmpfile,
+				      stat.size);
 		if (err)
 			goto out_cleanup;
 	}
@@ -742,7 +743,7 @@ static int ul_copy_up_meta_data(struct dentry *dentry)
 			clear_bit(UL_LOWERDATA, &ui->flags);
 	}
 	if (!err)
-		err = ul_do_copy_data(ufs, &datapath, upper,
+		err = ul_do_copy_data(ufs, &datapath, upper, NULL,
 				      i_size_read(d_inode(upper)));
 	if (!err && caps)
 		err = ul_do_setxattr(ufs, upper, XATTR_NAME_CAPS, caps,

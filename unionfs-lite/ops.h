@@ -89,7 +89,7 @@ int ul_do_setattr(struct ul_fs *ufs, struct dentry *dentry,
 int ul_do_fileattr_set(struct ul_fs *ufs, struct dentry *dentry,
 		       struct fileattr *fa);
 int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
-		    struct dentry *to, loff_t len);
+		    struct dentry *to, struct file *tofile, loff_t len);
 int ul_make_object(struct ul_fs *ufs, struct dentry *dir,
 		   struct dentry *dentry, const struct ul_cattr *attr);
 struct dentry *ul_made(struct ul_fs *ufs, struct dentry *dir,

@@ -598,6 +598,8 @@ static long ul_copy_chunk_rw(struct file *in, loff_t *ipos, struct file *out,
  * @to: the destination, not locked: a regular file in the work dir, or
  *	the upper copy of a metacopy file (whose data is not read while it
  *	is one)
+ * @tofile: @to open for writing (a copy-up's O_TMPFILE file), or NULL:
+ *	then @to is opened here
  * @len: number of bytes to copy
  *
  * The data is written and synced before the caller renames @to into place
@@ -611,7 +613,7 @@ static long ul_copy_chunk_rw(struct file *in, loff_t *ipos, struct file *out,
  * Return: 0 or a negative errno.
  */
 int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
-		    struct dentry *to, loff_t len)
+		    struct dentry *to, struct file *tofile, loff_t len)
 {
 	struct path topath = { .mnt = ufs->upper_mnt, .dentry = to };
 	char *p = ul_trace_path(ufs, to);
@@ -625,7 +627,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 	err = PTR_ERR(in);
 	if (IS_ERR(in))
 		goto out_trace;
-	out = dentry_open(&topath, O_WRONLY | O_LARGEFILE, current_cred());
+	out = tofile ?: dentry_open(&topath, O_WRONLY | O_LARGEFILE,
+				    current_cred());
 	err = PTR_ERR(out);
 	if (IS_ERR(out))
 		goto out_fput_in;
@@ -666,7 +669,8 @@ int ul_do_copy_data(struct ul_fs *ufs, const struct path *from,
 	/* a volatile union's copy may be lost in a crash, as any write */
 	if (!err && !ufs->config.no_sync)
 		err = vfs_fsync(out, 0);
-	fput(out);
+	if (!tofile)
+		fput(out);
 out_fput_in:
 	fput(in);
 out_trace:
