@@ -2,7 +2,8 @@
 # writes them for a mount program: ".wh.N" (of any type) hides N in its
 # layer and below, ".wh..wh..opq" makes a directory opaque, no ".wh."
 # name is shown, and none can be made, also with marks in the upper
-# layer (where an object beside its mark wins). unionlite with aufs_whiteouts
+# layer (where an object beside its mark wins), nor by uid 1000 in a
+# directory it owns (unionlite alone). unionlite with aufs_whiteouts
 # against fuse-overlayfs, the form's reference reader: the view, lookups
 # of hidden names, then changes over it. Without the option unionlite
 # reads the same layers as overlayfs does (the marks are files).
@@ -107,6 +108,26 @@ if ! cmp -s /tmp/aufs.unionlite.cmp /tmp/aufs.fuse.cmp; then
 	diff -U0 /tmp/aufs.unionlite.cmp /tmp/aufs.fuse.cmp | sed -n 's/^[-+][^-+]/	&/p'
 	rc=1
 fi
+
+# uid 1000, in a lower directory it owns, makes no ".wh." name by any
+# call (each would hide o/f once this upper is a lower layer); the
+# checks of the union inode come first: EACCES where it may not write
+echo "### unionlite aufs_whiteouts, uid 1000"
+layers || exit 1
+mkdir $B/L3/o $B/L3/c && echo "L3 o/f" >$B/L3/o/f && echo "L3 o/g" >$B/L3/o/g &&
+	chown -R 1000:1000 $B/L3/o || exit 1
+mnt unionlite || exit 1
+as="ul-union-sys as 1000 1000"
+M=$UL_MNT
+for call in "creat $M/o/.wh.f 644" "mkdir $M/o/.wh.f 755" \
+	    "mknod $M/o/.wh.f p 0 0 644" "symlink f $M/o/.wh.f" \
+	    "link $M/o/g $M/o/.wh.f" "rename $M/o/g $M/o/.wh.f" \
+	    "creat $M/c/.wh.f 644"; do
+	echo "$(echo $call | sed "s|$M/||g"): $($as $call)"
+done
+echo "o/f: $(cat $M/o/f 2>&1); o/g: $(cat $M/o/g 2>&1)"
+umount $UL_MNT
+echo "upper: $(cd $B/upper && find . -name '.wh.*' | sort | tr '\n' ' ')"
 
 # plain FS: the same layers, the marks read as overlayfs reads them
 plain() {
