@@ -48,10 +48,7 @@
  * "ab" times two places interleaved, so that both see the same moments
  * of a host whose speed varies (a guest under TCG on a shared machine
  * does: the same run can take twice as long a minute later); which of
- * the two goes first alternates from turn to turn. stat, ustat, readdir
- * and read first run one untimed pass on each side: two unions of one
- * lower layer share its cache, and after a drop_caches the side that
- * went first would read it from disk for both. It prints two lines,
+ * the two goes first alternates from turn to turn. It prints two lines,
  * A's then B's, each with the time spent on that side alone.
  *
  * Timed commands print one line: "<what> <count> <seconds> <rate>/s",
@@ -280,18 +277,16 @@ static double read_file(const char *path, char *buf, size_t size)
 	return total;
 }
 
-/* @repeats: the op can run twice on a name (a warm-up pass is possible) */
 static const struct ab_op {
 	const char *name, *prefix;
 	int (*fn)(const char *p);
-	int repeats;
 } ab_ops[] = {
-	{ "stat", "n", do_stat, 1 },
-	{ "ustat", "u", do_stat, 1 },
-	{ "unlink", "n", unlink, 0 },
-	{ "rmdir", "d", rmdir, 0 },
-	{ "mkdir", "d", do_mkdir, 0 },
-	{ "rename", "n", do_rename, 0 },
+	{ "stat", "n", do_stat },
+	{ "ustat", "u", do_stat },
+	{ "unlink", "n", unlink },
+	{ "rmdir", "d", rmdir },
+	{ "mkdir", "d", do_mkdir },
+	{ "rename", "n", do_rename },
 };
 
 /* the two lines of "ab": A's and B's counts, times and rates */
@@ -369,8 +364,6 @@ static int ab_names(const char *op, char **dirs, long n, long passes)
 			o = &ab_ops[k];
 	if (!o)
 		return -1;
-	for (s = 0; o->repeats && s < 2; s++)
-		for_range(dirs[s], 0, n, o->prefix, o->name, o->fn);
 	for (p = 0; p < passes; p++)
 		for (i = 0; i < n; i += AB_TURN, turn++)
 			for (s = 0; s < 2; s++) {
@@ -436,11 +429,6 @@ int main(int argc, char **argv)
 		int s, side;
 
 		passes = strtol(argv[5], NULL, 0);
-		for (s = 0; s < 2; s++)
-			if (strcmp(argv[2], "read"))
-				read_dir(argv[3 + s]);
-			else
-				read_file(argv[3 + s], buf, sizeof(buf));
 		for (i = 0; i < passes; i++)
 			for (s = 0; s < 2; s++) {
 				side = (s + i) % 2;
