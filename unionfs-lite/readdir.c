@@ -54,18 +54,19 @@
 #include <linux/slab.h>
 #include "ops.h"
 
+/* One per name of every layer read: kept small. */
 struct ul_cache_entry {
 	struct rb_node node;		/* in ul_dir_cache.root, by name */
 	struct list_head next;		/* in build order */
+	struct ul_cache_entry *next_check; /* of its read: type to look up */
 	u64 ino;			/* d_ino: the real layer's, then the union's */
-	u64 lower_ino;			/* an upper entry's lower namesake's */
-	const struct ul_layer *layer;	/* a lower entry's layer */
-	const struct ul_layer *lower_layer; /* the lower namesake's layer */
-	unsigned int type;		/* DT_* */
-	unsigned int lower_type;	/* DT_* of the lower namesake, or 0 */
+	/* a lower entry's layer; an upper entry's lower namesake's, or NULL */
+	const struct ul_layer *layer;
+	int len;
+	u8 type;			/* DT_* */
+	u8 lower_type;			/* DT_* of the lower namesake, or 0 */
 	bool upper;			/* from the upper directory */
 	bool whiteout;			/* a whiteout: masks, not listed */
-	int len;
 	char name[];
 };
 
@@ -76,6 +77,7 @@ struct ul_dir_cache {
 	struct list_head entries;
 	struct ul_cache_entry **ents;	/* listed entries, by position - 2 */
 	unsigned int count;		/* number of listed entries */
+	unsigned int nr;		/* number of entries, whiteouts too */
 	bool impure_unneeded;		/* marked impure, and no entry needs it */
 };
 
@@ -108,8 +110,11 @@ struct ul_readdir_data {
 	struct ul_dir_cache *cache;
 	const struct ul_layer *layer;	/* the lower layer read, or NULL */
 	bool last;			/* no directory is read after this one */
-	const struct ul_fs *ufs;	/* under aufs_whiteouts: collect marks */
+	bool lower_unknown;		/* an upper dir's namesake: DT_UNKNOWN */
+	const struct ul_fs *ufs;	/* under aufs_whiteouts (else NULL) */
 	struct list_head marks;		/* the marks of the directory read */
+	struct ul_cache_entry *check;	/* entries of the read: DT_CHR, ... */
+	struct ul_cache_entry **check_tail; /* ... DT_UNKNOWN: look them up */
 	int err;
 };
 
@@ -170,9 +175,8 @@ static struct ul_cache_entry *ul_cache_new(struct ul_readdir_data *rdd,
 	if (!e)
 		return NULL;
 	e->ino = ino;
-	e->lower_ino = 0;
 	e->layer = rdd->layer;
-	e->lower_layer = NULL;
+	e->next_check = NULL;
 	e->type = type;
 	e->lower_type = 0;
 	e->upper = !rdd->layer;
@@ -181,6 +185,7 @@ static struct ul_cache_entry *ul_cache_new(struct ul_readdir_data *rdd,
 	memcpy(e->name, name, len);
 	e->name[len] = '\0';
 	list_add_tail(&e->next, &rdd->cache->entries);
+	rdd->cache->nr++;
 	return e;
 }
 
@@ -196,7 +201,7 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if ((len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
-	if (ul_aufs_name(rdd->ufs, name, len)) {
+	if (rdd->ufs && ul_aufs_name(rdd->ufs, name, len)) {
 		struct ul_aufs_mark *m;
 
 		len -= UL_AUFS_PREFIX_LEN;
@@ -217,11 +222,12 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	 */
 	e = ul_cache_find(cache, name, len, rdd->last ? NULL : &link, &parent);
 	if (e) {
-		/* the upper entry wins; its number may be its namesake's */
-		if (e->upper && rdd->layer && !e->lower_layer) {
-			e->lower_ino = ino;
+		/* the upper entry wins; a lower directory may merge with it */
+		if (e->upper && rdd->layer && !e->layer) {
 			e->lower_type = type;
-			e->lower_layer = rdd->layer;
+			e->layer = rdd->layer;
+			if (e->type == DT_DIR && type == DT_UNKNOWN)
+				rdd->lower_unknown = true;
 		}
 		return true;
 	}
@@ -230,6 +236,10 @@ static bool ul_fill_merge(struct dir_context *ctx, const char *name, int len,
 	if (!e) {
 		rdd->err = -ENOMEM;
 		return false;
+	}
+	if (type == DT_CHR || type == DT_UNKNOWN) {
+		*rdd->check_tail = e;
+		rdd->check_tail = &e->next_check;
 	}
 	if (!rdd->last) {
 		rb_link_node(&e->node, parent, link);
@@ -262,18 +272,19 @@ static int ul_read_real_dir(const struct path *path,
 }
 
 /*
- * Mark the whiteouts among the entries after @from that real directory
- * @dir added (and fill in unknown types) by looking them up.
+ * Mark the whiteouts among the entries that the read of real directory
+ * @dir added as DT_CHR or DT_UNKNOWN (and fill in unknown types) by
+ * looking them up; the next read starts a new chain.
  */
 static int ul_mark_whiteouts(struct ul_idmap *idmap, struct dentry *dir,
-			     struct ul_dir_cache *cache, struct list_head *from)
+			     struct ul_readdir_data *rdd)
 {
-	struct ul_cache_entry *e = list_entry(from, struct ul_cache_entry, next);
+	struct ul_cache_entry *e = rdd->check;
 	struct dentry *d;
 
-	list_for_each_entry_continue(e, &cache->entries, next) {
-		if (e->type != DT_CHR && e->type != DT_UNKNOWN)
-			continue;
+	rdd->check = NULL;
+	rdd->check_tail = &rdd->check;
+	for (; e; e = e->next_check) {
 		d = lookup_one_unlocked(idmap, e->name, dir, e->len);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
@@ -329,7 +340,8 @@ static int ul_aufs_apply(struct ul_readdir_data *rdd, int err)
 /*
  * The upper directories whose namesake in lower directory @lo came with
  * DT_UNKNOWN (a layer without d_type): is it a directory, merging with
- * them? Looked up, as for the whiteouts.
+ * them? Looked up, as for the whiteouts. The upper directory was read
+ * first: its entries lead the list.
  */
 static int ul_mark_lower_types(const struct ul_lower *lo,
 			       struct ul_dir_cache *cache)
@@ -338,8 +350,10 @@ static int ul_mark_lower_types(const struct ul_lower *lo,
 	struct dentry *d;
 
 	list_for_each_entry(e, &cache->entries, next) {
-		if (!e->upper || e->type != DT_DIR ||
-		    e->lower_layer != lo->layer || e->lower_type != DT_UNKNOWN)
+		if (!e->upper)
+			break;
+		if (e->type != DT_DIR ||
+		    e->layer != lo->layer || e->lower_type != DT_UNKNOWN)
 			continue;
 		d = lookup_one_unlocked(ul_layer_idmap(lo->layer), e->name,
 					lo->dentry, e->len);
@@ -384,40 +398,51 @@ static int ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
 }
 
 /*
- * Replace the real layers' d_ino of every listed entry by the union's.
- * *@unneeded is set when the upper directory is marked impure and no
- * entry's number is other than its upper inode's. Return: 0, or the
- * negative errno of an entry whose number could not be worked out.
+ * Put every entry that is not a whiteout in cache->ents, in list order;
+ * with @want_ino, replace its real layer's d_ino by the union's, and set
+ * cache->impure_unneeded when the upper directory is marked impure and
+ * no entry's number is other than its upper inode's. One walk of the
+ * list. Return: 0, -ENOMEM, or the negative errno of an entry whose
+ * number could not be worked out.
  */
-static int ul_cache_set_ino(struct super_block *sb, struct ul_inode *ui,
-			    struct dentry *upper, struct ul_dir_cache *cache,
-			    bool *unneeded)
+static int ul_cache_list(struct super_block *sb, struct ul_inode *ui,
+			 struct dentry *upper, struct ul_dir_cache *cache,
+			 bool want_ino)
 {
 	struct ul_fs *ufs = UL_FS(sb);
-	bool impure = upper && ul_is_impure(ufs, upper);
+	bool impure = want_ino && upper && ul_is_impure(ufs, upper);
 	bool needed = false;
 	struct ul_cache_entry *e;
 	u64 ino;
 	int err;
 
+	/* room for the whiteouts too: one walk, not a count first */
+	cache->ents = kvmalloc_array(max(cache->nr, 1U), sizeof(*cache->ents),
+				     GFP_KERNEL_ACCOUNT);
+	if (!cache->ents)
+		return -ENOMEM;
 	list_for_each_entry(e, &cache->entries, next) {
 		if (e->whiteout)
 			continue;
-		if (e->upper) {
-			err = ul_upper_entry_ino(sb, ui, upper, e, impure,
-						 &ino);
-			if (err) {
-				pr_warn_ratelimited("unionlite: failed to work out the inode number of %.*s (%i)\n",
-						    e->len, e->name, err);
-				return err;
-			}
-			needed |= ino != ul_upper_d_ino(ufs, e->ino);
-			e->ino = ino;
-		} else {
-			e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
+		cache->ents[cache->count++] = e;
+		if (!want_ino)
+			continue;
+		if (!e->upper) {
+			/* one filesystem: every number is the layer's (ino.c) */
+			if (!ufs->same_fs)
+				e->ino = ul_lower_d_ino(ufs, e->layer, e->ino);
+			continue;
 		}
+		err = ul_upper_entry_ino(sb, ui, upper, e, impure, &ino);
+		if (err) {
+			pr_warn_ratelimited("unionlite: failed to work out the inode number of %.*s (%i)\n",
+					    e->len, e->name, err);
+			return err;
+		}
+		needed |= ino != ul_upper_d_ino(ufs, e->ino);
+		e->ino = ino;
 	}
-	*unneeded = impure && !needed;
+	cache->impure_unneeded = impure && !needed;
 	return 0;
 }
 
@@ -433,13 +458,11 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	struct dentry *upper = ul_upper(ui);
 	struct ul_readdir_data rdd = {
 		.ctx.actor = ul_fill_merge,
-		.ufs = ufs,
+		.ufs = ufs->config.aufs_whiteouts ? ufs : NULL,
 	};
 	struct ul_dir_cache *cache;
-	struct ul_cache_entry *e;
 	const struct cred *old_cred;
-	struct list_head *from;
-	unsigned int i, n = 0;
+	unsigned int i;
 	int err = 0;
 
 	cache = kzalloc(sizeof(*cache), GFP_KERNEL_ACCOUNT);
@@ -450,6 +473,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 	INIT_LIST_HEAD(&cache->entries);
 	INIT_LIST_HEAD(&rdd.marks);
 	rdd.cache = cache;
+	rdd.check_tail = &rdd.check;
 
 	old_cred = ul_override_creds(dentry->d_sb);
 	if (upper) {
@@ -459,7 +483,7 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
 			err = ul_mark_whiteouts(ul_upper_idmap(ufs), upper,
-						cache, &cache->entries);
+						&rdd);
 		err = ul_aufs_apply(&rdd, err);
 	}
 	for (i = 0; !err && i < ui->numlower; i++) {
@@ -467,43 +491,28 @@ static struct ul_dir_cache *ul_cache_build(struct dentry *dentry,
 		struct path path;
 
 		ul_lower_path(lo, &path);
-		from = cache->entries.prev;
 		rdd.ctx.pos = 0;
 		rdd.layer = lo->layer;
+		rdd.lower_unknown = false;
 		/* a mark may name an entry of its own directory */
 		rdd.last = i + 1 == ui->numlower &&
 			   !ufs->config.aufs_whiteouts;
 		err = ul_read_real_dir(&path, &rdd);
 		if (!err)
 			err = ul_mark_whiteouts(ul_layer_idmap(lo->layer),
-						lo->dentry, cache, from);
+						lo->dentry, &rdd);
 		err = ul_aufs_apply(&rdd, err);
-		if (!err && upper && want_ino)
+		if (!err && want_ino && rdd.lower_unknown)
 			err = ul_mark_lower_types(lo, cache);
 	}
-	if (!err && want_ino)
-		err = ul_cache_set_ino(dentry->d_sb, ui, upper, cache,
-				       &cache->impure_unneeded);
+	if (!err)
+		err = ul_cache_list(dentry->d_sb, ui, upper, cache, want_ino);
 	revert_creds(old_cred);
-	if (err)
-		goto out_free;
-
-	list_for_each_entry(e, &cache->entries, next)
-		if (!e->whiteout)
-			n++;
-	cache->ents = kvmalloc_array(max(n, 1U), sizeof(*cache->ents),
-				     GFP_KERNEL_ACCOUNT);
-	err = -ENOMEM;
-	if (!cache->ents)
-		goto out_free;
-	list_for_each_entry(e, &cache->entries, next)
-		if (!e->whiteout)
-			cache->ents[cache->count++] = e;
+	if (err) {
+		ul_cache_free(cache);
+		return ERR_PTR(err);
+	}
 	return cache;
-
-out_free:
-	ul_cache_free(cache);
-	return ERR_PTR(err);
 }
 
 /*
