@@ -14,12 +14,15 @@
 #    in turns (ul-bench ab) in one profile, where the samples below
 #    ul_iterate and below ovl_iterate are each union's (run to run, the
 #    host's speed changes the rate of the same code by up to 25%).
-# 2. "tar -cf /dev/null" of a lower tree of 24,000 files of 4 to 16 KiB
+# 2. readdir of a merged directory of 100,000 lower and 1,000 upper
+#    names, each read after a file was made and removed in it (the
+#    list built anew), $P / 2 passes on each union in turns.
+# 3. "tar -cf /dev/null" of a lower tree of 24,000 files of 4 to 16 KiB
 #    in 60 x 20 directories (270 MiB): once from cold caches (sync and
 #    drop_caches first), then $T times warm. busybox tar sends each file
 #    to /dev/null with sendfile(): its data is read through the page
 #    cache (splice), not copied to user space.
-# 3. chmod -R g+w of a tenth of that tree on each union mounted again
+# 4. chmod -R g+w of a tenth of that tree on each union mounted again
 #    with metacopy=on (a metadata-only copy-up of every file), from
 #    cold caches.
 #
@@ -37,9 +40,12 @@ T=6
 ul_start || exit 1
 . /tests/lib/bench.sh
 B=$UL_EXT4
-mkdir -p $B/lower/d100k $B/ul-upper $B/ul-work \
-	$B/ov-upper $B/ov-work $B/prof /tmp/prof /mnt/ul /mnt/ov || exit 1
+mkdir -p $B/lower/d100k $B/lower/m100k $B/ul-upper/m100k $B/ul-work \
+	$B/ov-upper/m100k $B/ov-work $B/prof /tmp/prof /mnt/ul /mnt/ov || exit 1
 ul-bench mkfiles $B/lower/d100k 100000 || exit 1
+ul-bench mkfiles $B/lower/m100k 100000 || exit 1
+ul-bench mkfiles $B/ul-upper/m100k 1000 u || exit 1
+ul-bench mkfiles $B/ov-upper/m100k 1000 u || exit 1
 bench_tree $B/lower/tree 60
 sync
 mount -t unionlite -o lowerdir=$B/lower,upperdir=$B/ul-upper,workdir=$B/ul-work \
@@ -85,10 +91,18 @@ done
 prof readdir-ab ab "warm, interleaved (unionlite's line first)" \
 	ul-bench ab readdir /mnt/ul/d100k /mnt/ov/d100k $((P / 2))
 
+echo
+echo "## 2. readdir of a merged directory of 100,000 + 1,000 names, after a change"
+for m in ul ov; do
+	ul-bench readdir /mnt/$m/m100k >/dev/null || exit 1
+done
+prof readdirc-ab ab "interleaved (unionlite's line first)" \
+	ul-bench ab readdir-changed /mnt/ul/m100k /mnt/ov/m100k $((P / 2))
+
 nobj=$(find $B/lower/tree | wc -l)
 kib=$(du -sk $B/lower/tree | cut -f1)
 echo
-echo "## 2. tar -cf /dev/null of $nobj objects ($kib KiB on ext4)"
+echo "## 3. tar -cf /dev/null of $nobj objects ($kib KiB on ext4)"
 for m in ul ov; do
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -98,7 +112,7 @@ for m in ul ov; do
 done
 
 echo
-echo "## 3. chmod -R g+w of $((nobj / 6)) lower objects (tree/t0 .. t9), metacopy=on, cold"
+echo "## 4. chmod -R g+w of $((nobj / 6)) lower objects (tree/t0 .. t9), metacopy=on, cold"
 for m in ul ov; do
 	fs=unionlite
 	[ $m = ov ] && fs=overlay
