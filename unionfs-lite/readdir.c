@@ -398,8 +398,9 @@ static int ul_upper_entry_ino(struct super_block *sb, struct ul_inode *pui,
 }
 
 /*
- * Put every entry that is not a whiteout in cache->ents, in list order;
- * with @want_ino, replace its real layer's d_ino by the union's, and set
+ * Count the entries that are not whiteouts. With @want_ino (a listing,
+ * not ul_check_empty()), also put them in cache->ents, in list order,
+ * replace each one's real layer's d_ino by the union's, and set
  * cache->impure_unneeded when the upper directory is marked impure and
  * no entry's number is other than its upper inode's. One walk of the
  * list. Return: 0, -ENOMEM, or the negative errno of an entry whose
@@ -417,16 +418,21 @@ static int ul_cache_list(struct super_block *sb, struct ul_inode *ui,
 	int err;
 
 	/* room for the whiteouts too: one walk, not a count first */
-	cache->ents = kvmalloc_array(max(cache->nr, 1U), sizeof(*cache->ents),
-				     GFP_KERNEL_ACCOUNT);
-	if (!cache->ents)
-		return -ENOMEM;
+	if (want_ino) {
+		cache->ents = kvmalloc_array(max(cache->nr, 1U),
+					     sizeof(*cache->ents),
+					     GFP_KERNEL_ACCOUNT);
+		if (!cache->ents)
+			return -ENOMEM;
+	}
 	list_for_each_entry(e, &cache->entries, next) {
 		if (e->whiteout)
 			continue;
-		cache->ents[cache->count++] = e;
-		if (!want_ino)
+		if (!want_ino) {
+			cache->count++;
 			continue;
+		}
+		cache->ents[cache->count++] = e;
 		if (!e->upper) {
 			/* one filesystem: every number is the layer's (ino.c) */
 			if (!ufs->same_fs)
